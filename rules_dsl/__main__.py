@@ -1,0 +1,3 @@
+from rules_dsl.cli import main
+
+raise SystemExit(main())

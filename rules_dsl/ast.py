@@ -1,0 +1,377 @@
+"""The syntax tree of card and rules text: one frozen class per construct, no behaviour.
+
+Every node carries the position of its first token inside the text it was parsed from,
+so the compiler can point at the exact word when a name is unknown.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Pos:
+    line: int
+    column: int
+    width: int = 1
+
+
+# ---- references and expressions ----------------------------------------------------
+
+
+@attrs.frozen
+class Ref:
+    """A name whose kind the compiler resolves: `your hand`, `the box`, `its stack`."""
+
+    owner: str  # "your" | "the" | "its" | "poss" | "this"
+    name: str
+    pos: Pos
+    possessor: str = ""  # for "the role's stack": "role"
+
+
+@attrs.frozen
+class It:
+    pos: Pos
+
+
+@attrs.frozen
+class ThisCard:
+    pos: Pos
+
+
+@attrs.frozen
+class Number:
+    value: int
+    pos: Pos
+
+
+@attrs.frozen
+class Var:
+    name: str
+    pos: Pos
+
+
+@attrs.frozen
+class Arith:
+    op: str  # "plus" | "minus"
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@attrs.frozen
+class Query:
+    """`a face-down planet in your empire with a colonize symbol where ...`"""
+
+    facing: str  # "" | "face-up" | "face-down"
+    noun: str  # "card" / "cards" or a card kind (singular or plural)
+    zones: tuple[Ref, ...]
+    filters: tuple[Filter, ...]
+    pos: Pos
+
+
+@attrs.frozen
+class CardsUnder:
+    card: CardRef
+    pos: Pos
+
+
+@attrs.frozen
+class CountCards:
+    query: Query
+    pos: Pos
+
+
+@attrs.frozen
+class CountSymbols:
+    symbol: SymbolRef
+    cards: CardSet
+    pos: Pos
+
+
+@attrs.frozen
+class CountEmpty:
+    group: str
+    pos: Pos
+
+
+@attrs.frozen
+class CountTokens:
+    cards: CardSet
+    pos: Pos
+
+
+@attrs.frozen
+class Total:
+    prop: str
+    query: Query
+    pos: Pos
+
+
+@attrs.frozen
+class SymbolName:
+    name: str
+    pos: Pos
+
+
+# ---- filters and conditions --------------------------------------------------------
+
+
+@attrs.frozen
+class WithSymbol:
+    symbol: SymbolRef
+    pos: Pos
+
+
+@attrs.frozen
+class WithSection:
+    section: str
+    pos: Pos
+
+
+@attrs.frozen
+class Where:
+    cond: Cond
+    pos: Pos
+
+
+@attrs.frozen
+class Compare:
+    op: str  # ge le gt lt eq ne
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@attrs.frozen
+class IsEmpty:
+    subject: Expr
+    negated: bool
+    pos: Pos
+
+
+@attrs.frozen
+class IsFacing:
+    subject: Expr
+    facing: str
+    pos: Pos
+
+
+@attrs.frozen
+class IsIn:
+    subject: Expr
+    zone: Ref
+    pos: Pos
+
+
+@attrs.frozen
+class Not:
+    cond: Cond
+    pos: Pos
+
+
+@attrs.frozen
+class AllOf:
+    conds: tuple[Cond, ...]
+    pos: Pos
+
+
+# ---- statements --------------------------------------------------------------------
+
+
+@attrs.frozen
+class Block:
+    stmts: tuple[Stmt, ...]
+    pos: Pos
+    text: str = ""
+
+
+@attrs.frozen
+class Alternatives:
+    options: tuple[Stmt, ...]
+    pos: Pos
+
+
+@attrs.frozen
+class May:
+    body: Stmt
+    pos: Pos
+
+
+@attrs.frozen
+class If:
+    cond: Cond
+    then: Stmt
+    otherwise: Stmt | None
+    pos: Pos
+
+
+@attrs.frozen
+class Repeat:
+    kind: str  # "repeat" | "up_to" | "any" | "while"
+    count: Expr | None
+    cond: Cond | None
+    body: Stmt
+    pos: Pos
+
+
+@attrs.frozen
+class ForPlayers:
+    who: str  # "player" | "opponent"
+    pos: Pos
+    body: Stmt
+
+
+@attrs.frozen
+class ForCards:
+    query: Query
+    bind: str
+    body: Stmt
+    pos: Pos
+
+
+@attrs.frozen
+class ChooseCard:
+    query: Query
+    bind: str
+    pos: Pos
+
+
+@attrs.frozen
+class ChooseZone:
+    group: str
+    bind: str
+    pos: Pos
+
+
+@attrs.frozen
+class TopCards:
+    count: Expr | None
+    zone: Ref
+    pos: Pos
+
+
+@attrs.frozen
+class AllCards:
+    zone: Ref
+    pos: Pos
+
+
+@attrs.frozen
+class Move:
+    cards: CardsExpr
+    dest: Ref
+    facing: str  # "" | "up" | "down"
+    pos: Pos
+
+
+@attrs.frozen
+class Tuck:
+    card: CardRef
+    under: CardRef
+    pos: Pos
+
+
+@attrs.frozen
+class Flip:
+    card: CardRef
+    facing: str
+    pos: Pos
+
+
+@attrs.frozen
+class Draw:
+    count: Expr
+    pos: Pos
+
+
+@attrs.frozen
+class Shuffle:
+    zone: Ref
+    pos: Pos
+
+
+@attrs.frozen
+class CounterChange:
+    verb: str  # gain | lose | pay
+    amount: Expr
+    counter: str
+    pos: Pos
+
+
+@attrs.frozen
+class FillSlot:
+    query: Query
+    pos: Pos
+
+
+@attrs.frozen
+class TakeToken:
+    query: Query
+    pos: Pos
+
+
+@attrs.frozen
+class Let:
+    name: str
+    value: Expr
+    pos: Pos
+
+
+@attrs.frozen
+class DoSection:
+    card: CardRef
+    section: str
+    pos: Pos
+
+
+@attrs.frozen
+class Nothing:
+    pos: Pos
+
+
+@attrs.frozen
+class Call:
+    name: str
+    arg: Expr | None
+    noun: str
+    pos: Pos
+
+
+@attrs.frozen
+class Section:
+    label: str
+    block: Block
+    pos: Pos
+
+
+CardRef = It | ThisCard | Ref
+SymbolRef = SymbolName | Ref
+CardSet = Query | CardsUnder | It | ThisCard | Ref
+CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder
+Expr = Number | Var | It | ThisCard | Ref | Arith | CountCards | CountSymbols | CountEmpty | CountTokens | Total
+Filter = WithSymbol | WithSection | Where
+Cond = Compare | IsEmpty | IsFacing | IsIn | Not | AllOf
+Stmt = (
+    Block
+    | Alternatives
+    | May
+    | If
+    | Repeat
+    | ForPlayers
+    | ForCards
+    | ChooseCard
+    | ChooseZone
+    | Move
+    | Tuck
+    | Flip
+    | Draw
+    | Shuffle
+    | CounterChange
+    | FillSlot
+    | TakeToken
+    | Let
+    | DoSection
+    | Nothing
+    | Call
+)

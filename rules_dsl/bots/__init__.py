@@ -1,0 +1,1 @@
+"""Players that choose among the legal options through the one decision API."""

@@ -1,0 +1,209 @@
+"""The rules-dsl command line: simulate, cards, validate, scenario, playthrough, golden."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rules_dsl.engine import BUILTIN_PACKS, Engine, pack_paths
+from rules_dsl.errors import PackError, RulesError
+
+PACK_HELP = f"a built-in pack ({', '.join(BUILTIN_PACKS)}) or pack folders separated by commas (default: base)"
+
+
+def _engine(pack: str) -> Engine:
+    return Engine.load(pack_paths(pack))
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from rules_dsl.simulate import simulate, summarize
+
+    paths = pack_paths(args.pack)
+    engine = Engine.load(paths)  # report pack problems before starting workers
+    variants = None if args.variant is None else list(args.variant)
+    if variants is not None:
+        engine.new_game(args.players, args.seed, variants)  # unknown variant: a clear error now
+    results, seconds = simulate(
+        paths, args.players, args.games, args.seed, variants, args.processes, progress=not args.quiet
+    )
+    chosen = engine.rules.default_variants if variants is None else variants
+    title = (
+        f"{engine.rules.name}: {args.games} games, {args.players} players, random bots, "
+        f"seeds {args.seed}..{args.seed + args.games - 1}, variants: {', '.join(chosen) or 'none'}"
+    )
+    print(summarize(results, title, seconds))
+    return 0
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    from rules_dsl.explain import effect_tree
+
+    engine = _engine(args.pack)
+    rules = engine.rules
+    if not args.card:
+        width = max(len(c.id) for c in rules.cards)
+        for ct in rules.cards:
+            count = ct.count if isinstance(ct.count, int) else f"{ct.count}"
+            print(f"{ct.id.ljust(width)}  {ct.kind:<10} x{count:<20} {ct.name}")
+        return 0
+    status = 0
+    for card_id in args.card:
+        index = rules.card_index.get(card_id)
+        if index is None:
+            from rules_dsl.errors import suggest
+
+            hint = suggest(card_id, rules.card_index)
+            print(f"no card {card_id!r} in {rules.name}" + (f" ({hint})" if hint else ""), file=sys.stderr)
+            status = 1
+            continue
+        ct = rules.cards[index]
+        print(f"{ct.name} ({ct.id}), {ct.kind}, starts in {ct.zone}, copies: {ct.count}")
+        if ct.symbols:
+            print("  symbols: " + ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.symbols.items()))
+        if ct.slots:
+            print("  slots: " + ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.slots.items()))
+        props = {k: v for k, v in ct.props.items() if v not in (0, "")}
+        if props:
+            print("  " + ", ".join(f"{k}: {v}" for k, v in props.items()))
+        if ct.text:
+            print(f"  text: {ct.text}")
+        for section, eid in ct.sections.items():
+            print(f"  compiled {section}:")
+            for line in effect_tree(rules.effects[eid], 2):
+                print(line)
+    return status
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from rules_dsl.compiler import compile_packs
+    from rules_dsl.packs.loader import find_pack_folders
+
+    try:
+        rules = compile_packs(args.paths)
+    except PackError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    folders = ", ".join(str(p) for p in find_pack_folders(args.paths))
+    print(f"ok: {folders}: {len(rules.cards)} cards, {len(rules.effects)} effects, packs {', '.join(rules.packs)}")
+    return 0
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from rules_dsl.scenario import run_scenario_file
+
+    failed = 0
+    total = 0
+    for path in args.files:
+        report = run_scenario_file(path)
+        print(report.render(verbose=args.verbose))
+        total += 1
+        failed += 0 if report.ok else 1
+    print(f"{total - failed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+def cmd_playthrough(args: argparse.Namespace) -> int:
+    from rules_dsl.bots.random_bot import RandomBot
+    from rules_dsl.trace import transcript
+
+    engine = _engine(args.pack)
+    bot = RandomBot(args.seed * 1009)
+    variants = None if args.variant is None else list(args.variant)
+    text = transcript(
+        engine, args.players, args.seed, variants, lambda st: bot.choose(st.pending), "random playthrough"
+    )  # type: ignore[arg-type]
+    sys.stdout.write(text)
+    return 0
+
+
+def cmd_golden(args: argparse.Namespace) -> int:
+    from rules_dsl.golden import GOLDEN_GAMES, check_golden, write_golden
+
+    folder = Path(args.dir)
+    if args.check:
+        problems = check_golden(folder)
+        for p in problems:
+            print(p)
+        print(f"{len(GOLDEN_GAMES) - len(problems)} passed, {len(problems)} failed")
+        return 1 if problems else 0
+    for path in write_golden(folder):
+        print(f"wrote {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rules-dsl",
+        description=(
+            "Play card games whose rules live in data: simulate bot games, "
+            "inspect and validate card packs, run scenarios."
+        ),
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("simulate", help="play a batch of games between random bots and print a summary")
+    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default: 1)")
+    p.add_argument(
+        "--variant",
+        action="append",
+        metavar="NAME",
+        help="a pack variant; repeat for several (default: the pack's defaults)",
+    )
+    p.add_argument(
+        "--processes", type=int, default=1, help="worker processes (default: 1); results do not depend on it"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("cards", help="list a pack's cards, or show cards' text and compiled effects")
+    p.add_argument("card", nargs="*", help="card ids to show (default: list all)")
+    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.set_defaults(func=cmd_cards)
+
+    p = sub.add_parser("validate", help="check pack folders and report every problem")
+    p.add_argument("paths", nargs="+", help="pack folders (or folders holding pack folders)")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("scenario", help="run scenario files and report each expectation")
+    p.add_argument("files", nargs="+", help="scenario YAML files")
+    p.add_argument("-v", "--verbose", action="store_true", help="show passing expectations too")
+    p.set_defaults(func=cmd_scenario)
+
+    p = sub.add_parser("playthrough", help="print a readable transcript of one random-bot game")
+    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--variant", action="append", metavar="NAME")
+    p.set_defaults(func=cmd_playthrough)
+
+    p = sub.add_parser("golden", help="regenerate (or --check) the golden playthroughs")
+    p.add_argument("--dir", default="tests/golden", help="where the transcripts live (default: tests/golden)")
+    p.add_argument("--check", action="store_true", help="compare instead of writing")
+    p.set_defaults(func=cmd_golden)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args))
+    except PackError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except RulesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

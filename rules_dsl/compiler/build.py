@@ -1,0 +1,641 @@
+"""Packs -> Rules. Every name in every text is checked against the declared vocabulary;
+all problems are collected and reported together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from rules_dsl import ast
+from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
+from rules_dsl.compiler.vocabulary import Vocabulary, read_vocabulary
+from rules_dsl.effects.base import Effect
+from rules_dsl.effects.control import Scope
+from rules_dsl.effects.turns import GameLoop
+from rules_dsl.effects.values import Num, NumExpr, VarNum
+from rules_dsl.errors import DslSyntaxError, suggest
+from rules_dsl.packs.loader import Problems, find_pack_folders, key_loc, load_pack, value_loc
+from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
+from rules_dsl.parser import parse
+from rules_dsl.rules import CardType, EndTrigger, Rules, Variant
+
+CARD_FIELDS = {"id", "name", "kind", "count", "zone", "symbols", "slots", "text"}
+VAR_RE = "[A-Z][A-Z0-9_]*"
+BUILTIN_PARAMS = {"PLAYERS"}
+
+
+def text_pos(loc: Loc, line: int, column: int) -> Loc:
+    """A position inside a text value -> a position in its file."""
+    if loc.text_line == 0:
+        return Loc(loc.file, loc.line, loc.column)
+    if line <= 1:
+        return Loc(loc.file, loc.text_line, loc.text_column + column - 1)
+    return Loc(loc.file, loc.text_line + line - 1, loc.indent + column)
+
+
+@attrs.define
+class _Text:
+    """One text to compile, parsed once, with where it came from."""
+
+    tree: Any
+    loc: Loc
+    card: str = ""
+
+
+def load_sources(paths: list[str], problems: Problems) -> list[PackSource]:
+    """Load pack folders and order them so each comes after the packs it requires."""
+    packs: dict[str, PackSource] = {}
+    for folder in find_pack_folders(paths):
+        pack = load_pack(folder, problems)
+        if pack is None:
+            continue
+        if pack.id in packs:
+            problems.add(Loc(str(Path(folder) / "pack.yaml"), 1, 1), f"pack id {pack.id!r} is loaded twice")
+            continue
+        packs[pack.id] = pack
+    ordered: list[PackSource] = []
+    done: set[str] = set()
+
+    def visit(p: PackSource, chain: tuple[str, ...]) -> None:
+        if p.id in done:
+            return
+        for r in p.requires:
+            if r in chain:
+                problems.add(
+                    Loc(str(Path(p.folder) / "pack.yaml"), 1, 1),
+                    f"packs require each other: {' -> '.join(chain + (r,))}",
+                )
+            elif r not in packs:
+                problems.add(
+                    Loc(str(Path(p.folder) / "pack.yaml"), 1, 1),
+                    f"requires pack {r!r}, which was not given",
+                    suggestion=f"add its folder to the command line ({suggest(r, packs) or 'e.g. cards/'})",
+                )
+            else:
+                visit(packs[r], chain + (p.id,))
+        done.add(p.id)
+        ordered.append(p)
+
+    for p in packs.values():
+        visit(p, ())
+    return ordered
+
+
+def compile_packs(paths: list[str]) -> Rules:
+    """Load and compile pack folders; raise PackError listing every problem."""
+    problems = Problems()
+    sources = load_sources(paths, problems)
+    problems.raise_if_any()
+    if not sources:
+        from rules_dsl.errors import PackError, PackProblem
+
+        raise PackError([PackProblem(", ".join(paths) or "?", 1, 1, "no pack found")])
+    rules = _Builder(sources, problems).build()
+    problems.raise_if_any()
+    assert rules is not None
+    return rules
+
+
+class _Builder:
+    def __init__(self, sources: list[PackSource], problems: Problems) -> None:
+        self.sources = sources
+        self.problems = problems
+        self.parts: dict[str, list[Located]] = {}
+        self.overridden: list[str] = []
+        for src in sources:
+            for key, located in src.sections.items():
+                self.parts.setdefault(key, []).append(located)
+
+    def last(self, key: str) -> Located | None:
+        found = self.parts.get(key)
+        return found[-1] if found else None
+
+    # ---- entry -----------------------------------------------------------------
+    def build(self) -> Rules | None:
+        voc = read_vocabulary([(p.value, p.loc) for p in self.parts.get("vocabulary", [])], self.problems)
+        params = self.read_parameters()
+        variants, defaults = self.read_variants(params)
+        cards = self.merge_cards()
+        texts = self.parse_all(cards)
+        lets = {"X", "N"}
+        binds: dict[str, str] = {}
+        for t in texts:
+            for node in walk(t.tree):
+                if isinstance(node, ast.Let):
+                    lets.add(node.name)
+                elif isinstance(node, ast.ChooseCard | ast.ForCards):
+                    binds.setdefault(node.bind, "card")
+                elif isinstance(node, ast.ChooseZone):
+                    binds[node.bind] = "zone"
+        effects: list[Effect | None] = []
+        sc = StatementCompiler(voc, effects, set(params) | BUILTIN_PARAMS | lets, binds, self.procedures())
+        card_types = self.compile_cards(cards, voc, sc)
+        setup = self.compile_script("setup", sc, phase_name="setup")
+        phases = self.compile_turn(sc)
+        triggers, extra = self.compile_end(sc)
+        score, tiebreak = self.compile_scoring(sc)
+        sc.finish_procedures(self.problems, text_pos)
+        players = self.player_range()
+        loop = GameLoop(
+            len(effects), "the game", tuple(phases), tuple((t.name, t.cond) for t in triggers), extra, score, tiebreak
+        )
+        effects.append(loop)
+        if self.problems.items:
+            return None
+        assert all(e is not None for e in effects)
+        return Rules(
+            packs=tuple(s.id for s in self.sources),
+            name=self.sources[-1].name,
+            min_players=players[0],
+            max_players=players[1],
+            effects=tuple(e for e in effects if e is not None),
+            cards=tuple(card_types),
+            card_index={c.id: i for i, c in enumerate(card_types)},
+            zones=dict(voc.zones),
+            zone_groups=dict(voc.zone_groups),
+            counters=dict(voc.counters),
+            shared_counters={c.name: c.start for c in voc.counters.values() if not c.per_player},
+            params=params,
+            variants=variants,
+            default_variants=tuple(defaults),
+            setup=setup,
+            game_loop=loop.eid,
+            phases=tuple(phases),
+            end_triggers=tuple(triggers),
+            score=score,
+            tiebreak=tiebreak,
+            draw_from=voc.draw[0],
+            draw_to=voc.draw[1],
+        )
+
+    def player_range(self) -> tuple[int, int]:
+        for s in reversed(self.sources):
+            if s.players:
+                return s.players
+        return (2, 4)
+
+    # ---- parameters and variants ----------------------------------------------
+    def read_parameters(self) -> dict[str, Any]:
+        import re
+
+        params: dict[str, Any] = {}
+        for part in self.parts.get("parameters", []):
+            node, loc = part.value, part.loc
+            if not hasattr(node, "items"):
+                self.problems.add(loc, "parameters must map NAMES to numbers or {players: number}")
+                continue
+            for name, value in node.items():
+                vloc = value_loc(node, name, loc.file)
+                if not re.fullmatch(VAR_RE, str(name)):
+                    self.problems.add(
+                        key_loc(node, name, loc.file),
+                        f"parameter {name!r} must be written in capitals, e.g. HAND_LIMIT",
+                    )
+                    continue
+                checked = self.param_value(value, vloc)
+                if checked is not None:
+                    params[str(name)] = checked
+        return params
+
+    def param_value(self, value: Any, loc: Loc) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if hasattr(value, "items") and all(isinstance(k, int) and isinstance(v, int) for k, v in value.items()):
+            return {int(k): int(v) for k, v in value.items()}
+        self.problems.add(loc, "a parameter is a whole number, or a number per player count such as {2: 1, 4: 2}")
+        return None
+
+    def read_variants(self, params: dict[str, Any]) -> tuple[dict[str, Variant], list[str]]:
+        variants: dict[str, Variant] = {}
+        for part in self.parts.get("variants", []):
+            node, loc = part.value, part.loc
+            if not hasattr(node, "items"):
+                self.problems.add(loc, "variants must map each variant name to {description:, parameters:}")
+                continue
+            for name, spec in node.items():
+                vloc = key_loc(node, name, loc.file)
+                if not hasattr(spec, "items"):
+                    self.problems.add(vloc, f"variant {name!r} must be a mapping")
+                    continue
+                for field in spec:
+                    if field not in ("description", "parameters"):
+                        self.problems.add(
+                            key_loc(spec, field, loc.file),
+                            f"unknown key {field!r} in variant {name!r}",
+                            expected=["description", "parameters"],
+                            suggestion=suggest(str(field), ["description", "parameters"]),
+                        )
+                overrides: dict[str, Any] = {}
+                pnode = spec.get("parameters") or {}
+                for pname, pval in pnode.items():
+                    ploc = key_loc(pnode, pname, loc.file)
+                    if pname not in params:
+                        self.problems.add(
+                            ploc,
+                            f"variant {name!r} sets unknown parameter {pname!r}",
+                            suggestion=suggest(str(pname), params),
+                        )
+                        continue
+                    checked = self.param_value(pval, value_loc(pnode, pname, loc.file))
+                    if checked is not None:
+                        overrides[str(pname)] = checked
+                variants[str(name)] = Variant(str(name), str(spec.get("description", "")), overrides)
+        defaults: list[str] = []
+        part = self.last("default-variants")
+        if part is not None:
+            if not isinstance(part.value, list):
+                self.problems.add(part.loc, "default-variants must be a list of variant names")
+            else:
+                for i, v in enumerate(part.value):
+                    if v not in variants:
+                        self.problems.add(
+                            value_loc(part.value, i, part.loc.file),
+                            f"unknown variant {v!r}",
+                            suggestion=suggest(str(v), variants),
+                        )
+                    else:
+                        defaults.append(str(v))
+        return variants, defaults
+
+    # ---- cards -----------------------------------------------------------------
+    def merge_cards(self) -> list[CardSource]:
+        by_id: dict[str, CardSource] = {}
+        for src in self.sources:
+            seen: dict[str, CardSource] = {}
+            for card in src.cards:
+                if card.id in seen:
+                    first = seen[card.id].loc
+                    self.problems.add(
+                        card.loc,
+                        f"duplicate card id {card.id!r} (first at {Path(first.file).name}:{first.line})",
+                        card=card.id,
+                    )
+                    continue
+                seen[card.id] = card
+                if card.id in by_id:
+                    self.overridden.append(f"{card.id} ({by_id[card.id].pack} -> {card.pack})")
+                by_id[card.id] = card
+        return list(by_id.values())
+
+    def parse_all(self, cards: list[CardSource]) -> list[_Text]:
+        texts: list[_Text] = []
+        self._card_trees: dict[str, Any] = {}
+        for card in cards:
+            text = card.fields.get("text")
+            if text is None:
+                continue
+            tree = self.parse_text(text, "start", card.id)
+            if tree is not None:
+                self._card_trees[card.id] = tree
+                texts.append(_Text(tree, text.loc, card.id))
+        self._script_trees: dict[str, Any] = {}
+        for key in ("setup",):
+            part = self.last(key)
+            if part is not None:
+                tree = self.parse_text(part, "start")
+                if tree is not None:
+                    self._script_trees[key] = tree
+                    texts.append(_Text(tree, part.loc))
+        self._phase_trees: list[tuple[str, Any, Loc]] = []
+        turn = self.last("turn")
+        if turn is not None:
+            if not isinstance(turn.value, list):
+                self.problems.add(turn.loc, "turn must be a list of phases (- phase: name, text: ...)")
+            else:
+                for i, ph in enumerate(turn.value):
+                    ploc = value_loc(turn.value, i, turn.loc.file)
+                    if not hasattr(ph, "items") or set(ph) - {"phase", "text"} or "phase" not in ph:
+                        self.problems.add(
+                            ploc, "each phase is {phase: name, text: rules text}", expected=["phase", "text"]
+                        )
+                        continue
+                    t = Located(ph.get("text", "nothing"), Loc(ploc.file, *self._text_loc(ph, "text", ploc)))
+                    tree = self.parse_text(t, "start")
+                    if tree is not None:
+                        self._phase_trees.append((str(ph["phase"]), tree, t.loc))
+                        texts.append(_Text(tree, t.loc))
+        self._proc_trees: dict[str, tuple[Any, Loc]] = {}
+        procs = self.parts.get("procedures", [])
+        for part in procs:
+            if not hasattr(part.value, "items"):
+                self.problems.add(part.loc, "procedures must map a verb to its rules text")
+                continue
+            for name, text in part.value.items():
+                t = Located(text, Loc(part.loc.file, *self._text_loc(part.value, name, part.loc)))
+                tree = self.parse_text(t, "start")
+                if tree is not None:
+                    self._proc_trees[str(name)] = (tree, t.loc)
+                    texts.append(_Text(tree, t.loc))
+        self._end_trees: list[tuple[str, Any, Loc]] = []
+        end = self.last("game-end")
+        self._extra_rounds: Any = 0
+        if end is not None:
+            node = end.value
+            if not hasattr(node, "items"):
+                self.problems.add(end.loc, "game-end must be {triggers: [...], extra-rounds: N}")
+            else:
+                for field in node:
+                    if field not in ("triggers", "extra-rounds"):
+                        self.problems.add(
+                            key_loc(node, field, end.loc.file),
+                            f"unknown key {field!r} in game-end",
+                            expected=["extra-rounds", "triggers"],
+                            suggestion=suggest(str(field), ["triggers", "extra-rounds"]),
+                        )
+                self._extra_rounds = node.get("extra-rounds", 0)
+                for i, trig in enumerate(node.get("triggers") or []):
+                    tloc = value_loc(node["triggers"], i, end.loc.file)
+                    if not hasattr(trig, "items") or set(trig) != {"name", "when"}:
+                        self.problems.add(
+                            tloc, "each trigger is {name: ..., when: condition}", expected=["name", "when"]
+                        )
+                        continue
+                    t = Located(trig["when"], Loc(tloc.file, *self._text_loc(trig, "when", tloc)))
+                    tree = self.parse_text(t, "condition")
+                    if tree is not None:
+                        self._end_trees.append((str(trig["name"]), tree, t.loc))
+        self._score_trees: dict[str, tuple[Any, Loc]] = {}
+        scoring = self.last("scoring")
+        if scoring is not None:
+            node = scoring.value
+            if not hasattr(node, "items"):
+                self.problems.add(scoring.loc, "scoring must be {score: expression, tiebreak: expression}")
+            else:
+                for field in node:
+                    if field not in ("score", "tiebreak"):
+                        self.problems.add(
+                            key_loc(node, field, scoring.loc.file),
+                            f"unknown key {field!r} in scoring",
+                            expected=["score", "tiebreak"],
+                            suggestion=suggest(str(field), ["score", "tiebreak"]),
+                        )
+                        continue
+                    t = Located(node[field], Loc(scoring.loc.file, *self._text_loc(node, field, scoring.loc)))
+                    tree = self.parse_text(t, "expression")
+                    if tree is not None:
+                        self._score_trees[str(field)] = (tree, t.loc)
+        return texts
+
+    @staticmethod
+    def _text_loc(node: Any, key: Any, fallback: Loc) -> tuple[int, int, int, int, int]:
+        k = key_loc(node, key, fallback.file)
+        v = value_loc(node, key, fallback.file)
+        return (k.line, k.column, v.text_line, v.text_column, v.indent)
+
+    def parse_text(self, text: Located, start: str, card: str = "") -> Any:
+        if not isinstance(text.value, str):
+            self.problems.add(text.loc, "expected rules text (a string)", card=card)
+            return None
+        try:
+            return parse(text.value, start)
+        except DslSyntaxError as exc:
+            at = text_pos(text.loc, exc.line, exc.column)
+            self.problems.add(at, exc.message, card=card, expected=exc.expected, width=exc.width)
+            return None
+
+    def procedures(self) -> dict[str, tuple[Any, Loc]]:
+        return self._proc_trees
+
+    def compile_cards(self, cards: list[CardSource], voc: Vocabulary, sc: StatementCompiler) -> list[CardType]:
+        out: list[CardType] = []
+        known = CARD_FIELDS | set(voc.properties)
+        for card in cards:
+            f = card.fields
+            for key, located in f.items():
+                if key not in known:
+                    self.problems.add(
+                        located.loc,
+                        f"unknown field {key!r}",
+                        card=card.id,
+                        expected=sorted(known),
+                        suggestion=suggest(key, known),
+                    )
+            kind = f.get("kind")
+            if kind is None:
+                self.problems.add(card.loc, "missing field 'kind'", card=card.id, expected=sorted(voc.kinds))
+                continue
+            if kind.value not in voc.kinds:
+                self.problems.add(
+                    kind.loc,
+                    f"unknown kind {kind.value!r}",
+                    card=card.id,
+                    expected=sorted(voc.kinds),
+                    suggestion=suggest(str(kind.value), voc.kinds),
+                )
+            zone = f.get("zone")
+            zone_name = "" if zone is None else str(zone.value)
+            if zone is None:
+                self.problems.add(
+                    card.loc,
+                    "missing field 'zone' (where its copies start)",
+                    card=card.id,
+                    expected=sorted(z for z, t in voc.zones.items() if not t.per_player),
+                )
+            elif zone_name not in voc.zones or voc.zones[zone_name].per_player:
+                self.problems.add(
+                    zone.loc,
+                    f"unknown shared zone {zone_name!r}",
+                    card=card.id,
+                    expected=sorted(z for z, t in voc.zones.items() if not t.per_player),
+                    suggestion=suggest(zone_name, voc.zones),
+                )
+            count: int | str = 1
+            if "count" in f:
+                cv = f["count"].value
+                is_number = isinstance(cv, int) and not isinstance(cv, bool) and cv >= 0
+                if is_number or (isinstance(cv, str) and cv in sc.params):
+                    count = cv
+                else:
+                    self.problems.add(
+                        f["count"].loc,
+                        f"count must be a whole number or a parameter, not {cv!r}",
+                        card=card.id,
+                        suggestion=suggest(str(cv), sc.params),
+                    )
+            symbols = self.word_list(f.get("symbols"), voc.symbols, "symbol", card.id)
+            slots = self.word_list(f.get("slots"), voc.tokens, "token kind", card.id)
+            props: dict[str, Any] = {}
+            for pname, ptype in voc.properties.items():
+                default: Any = 0 if ptype == "number" else ""
+                located = f.get(pname)
+                if located is None:
+                    props[pname] = default
+                    continue
+                props[pname] = self.property_value(located, pname, ptype, voc, card.id)
+            sections: dict[str, int] = {}
+            tree = self._card_trees.get(card.id)
+            if tree is not None:
+                for section in tree:
+                    if section.label not in voc.sections:
+                        self.problems.add(
+                            text_pos(f["text"].loc, section.pos.line, section.pos.column),
+                            f"unknown section {section.label}:",
+                            card=card.id,
+                            expected=[s + ":" for s in voc.sections],
+                            suggestion=suggest(section.label, voc.sections),
+                            width=len(section.label) + 1,
+                        )
+                        continue
+                    if section.label in sections:
+                        self.problems.add(
+                            text_pos(f["text"].loc, section.pos.line, section.pos.column),
+                            f"section {section.label}: is given twice",
+                            card=card.id,
+                        )
+                        continue
+                    try:
+                        body = sc.block(section.block)
+                    except CompileError as exc:
+                        self.report(exc, f["text"].loc, card.id)
+                        continue
+                    scope = sc.add(Scope, text=f"{card.id} {section.label}", body=body, absorbs_failure=True)
+                    sections[section.label] = scope.eid
+            name = f.get("name")
+            text = f.get("text")
+            out.append(
+                CardType(
+                    id=card.id,
+                    name=str(name.value) if name else card.id,
+                    kind=str(kind.value),
+                    symbols=_count(symbols),
+                    slots=_count(slots),
+                    props=props,
+                    sections=sections,
+                    text=" ".join(str(text.value).split()) if text else "",
+                    count=count,
+                    zone=zone_name,
+                    public_props=voc.backs.get(str(kind.value), ()),
+                )
+            )
+        return out
+
+    def word_list(self, located: Located | None, known: list[str], what: str, card: str) -> list[str]:
+        if located is None:
+            return []
+        value = located.value
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.problems.add(
+                located.loc, f"expected a list of {what}s, e.g. [{known[0] if known else what}]", card=card
+            )
+            return []
+        for v in value:
+            if v not in known:
+                self.problems.add(
+                    located.loc, f"unknown {what} {v!r}", card=card, expected=known, suggestion=suggest(v, known)
+                )
+        return [str(v) for v in value if v in known]
+
+    def property_value(self, located: Located, pname: str, ptype: Any, voc: Vocabulary, card: str) -> Any:
+        v = located.value
+        if ptype == "number":
+            if isinstance(v, int) and not isinstance(v, bool):
+                return v
+            self.problems.add(located.loc, f"{pname} must be a whole number, not {v!r}", card=card)
+            return 0
+        if ptype == "symbol":
+            if v in voc.symbols:
+                return v
+            self.problems.add(
+                located.loc,
+                f"{pname} must be a symbol",
+                card=card,
+                expected=voc.symbols,
+                suggestion=suggest(str(v), voc.symbols),
+            )
+            return ""
+        if ptype == "zone":
+            if v in voc.zones:
+                return v
+            self.problems.add(
+                located.loc,
+                f"{pname} must be a zone",
+                card=card,
+                expected=sorted(voc.zones),
+                suggestion=suggest(str(v), voc.zones),
+            )
+            return ""
+        if isinstance(ptype, list):
+            if v in ptype:
+                return v
+            self.problems.add(
+                located.loc,
+                f"{pname} must be one of the declared values",
+                card=card,
+                expected=ptype,
+                suggestion=suggest(str(v), ptype),
+            )
+            return ""
+        return str(v)
+
+    # ---- rules texts ----------------------------------------------------------
+    def report(self, exc: CompileError, loc: Loc, card: str = "") -> None:
+        at = text_pos(loc, exc.pos.line, exc.pos.column)
+        self.problems.add(
+            at, exc.message, card=card, expected=exc.expected, suggestion=exc.suggestion, width=exc.pos.width
+        )
+
+    def compile_script(self, key: str, sc: StatementCompiler, phase_name: str) -> int:
+        tree = self._script_trees.get(key)
+        part = self.last(key)
+        if tree is None or part is None:
+            if part is None:
+                self.problems.add(Loc(self.sources[-1].folder + "/pack.yaml", 1, 1), f"the packs give no {key}")
+            return -1
+        try:
+            body = sc.block(tree)
+        except CompileError as exc:
+            self.report(exc, part.loc)
+            return -1
+        return sc.add(Scope, text=phase_name, body=body, absorbs_failure=True).eid
+
+    def compile_turn(self, sc: StatementCompiler) -> list[tuple[str, int]]:
+        phases = []
+        if self.last("turn") is None:
+            self.problems.add(Loc(self.sources[-1].folder + "/pack.yaml", 1, 1), "the packs give no turn")
+        for name, tree, loc in self._phase_trees:
+            try:
+                body = sc.block(tree)
+            except CompileError as exc:
+                self.report(exc, loc)
+                continue
+            phases.append((name, sc.add(Scope, text=f"{name} phase", body=body, absorbs_failure=True).eid))
+        return phases
+
+    def compile_end(self, sc: StatementCompiler) -> tuple[list[EndTrigger], NumExpr]:
+        triggers = []
+        for name, tree, loc in self._end_trees:
+            try:
+                triggers.append(EndTrigger(name, sc.cond(tree)))
+            except CompileError as exc:
+                self.report(exc, loc)
+        extra: NumExpr = Num(0)
+        er = self._extra_rounds
+        if isinstance(er, int):
+            extra = Num(er)
+        elif isinstance(er, str) and er in sc.params:
+            extra = VarNum(er)
+        else:
+            part = self.last("game-end")
+            assert part is not None
+            self.problems.add(part.loc, f"extra-rounds must be a number or a parameter, not {er!r}")
+        return triggers, extra
+
+    def compile_scoring(self, sc: StatementCompiler) -> tuple[NumExpr, NumExpr]:
+        exprs: dict[str, NumExpr] = {"score": Num(0), "tiebreak": Num(0)}
+        for field, (tree, loc) in self._score_trees.items():
+            try:
+                exprs[field] = sc.num(tree)
+            except CompileError as exc:
+                self.report(exc, loc)
+        if "score" not in self._score_trees:
+            self.problems.add(Loc(self.sources[-1].folder + "/pack.yaml", 1, 1), "the packs give no scoring: score")
+        return exprs["score"], exprs["tiebreak"]
+
+
+def _count(words: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for w in words:
+        out[w] = out.get(w, 0) + 1
+    return out

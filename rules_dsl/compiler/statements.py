@@ -1,0 +1,538 @@
+"""Syntax tree -> effect objects, resolving every name against the vocabulary."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+
+from rules_dsl import ast
+from rules_dsl.compiler.vocabulary import Vocabulary
+from rules_dsl.effects import choices, control, primitives
+from rules_dsl.effects import values as v
+from rules_dsl.effects.base import Effect, Nothing
+from rules_dsl.errors import suggest
+from rules_dsl.packs.loader import Problems
+from rules_dsl.packs.model import Loc
+
+MAX_PLAYERS = 8
+
+
+class CompileError(Exception):
+    def __init__(self, message: str, pos: ast.Pos, expected: list[str] | None = None, suggestion: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        self.expected = expected or []
+        self.suggestion = suggestion
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every syntax node below (and including) node."""
+    if isinstance(node, tuple | list):
+        for n in node:
+            yield from walk(n)
+        return
+    if not attrs.has(type(node)):
+        return
+    yield node
+    for f in attrs.fields(type(node)):
+        child = getattr(node, f.name)
+        if isinstance(child, tuple | list) or attrs.has(type(child)):
+            yield from walk(child)
+
+
+def unknown(what: str, name: str, pos: ast.Pos, known: list[str]) -> CompileError:
+    return CompileError(
+        f"unknown {what} {name!r}", ast.Pos(pos.line, pos.column, len(name)), sorted(known), suggest(name, known)
+    )
+
+
+class StatementCompiler:
+    def __init__(
+        self,
+        voc: Vocabulary,
+        effects: list[Effect | None],
+        params: set[str],
+        binds: dict[str, str],
+        procedures: dict[str, tuple[Any, Loc]],
+    ) -> None:
+        self.voc = voc
+        self.effects = effects
+        self.params = params
+        self.binds = binds
+        self.proc_trees = procedures
+        self.procs: dict[str, int] = {}
+        self.proc_errors: list[tuple[CompileError, Loc]] = []
+        self.in_procedure = 0
+
+    def add(self, cls: type, **kw: Any) -> Any:
+        eff = cls(eid=len(self.effects), **kw)
+        self.effects.append(eff)
+        return eff
+
+    # ---- statements ------------------------------------------------------------
+    def block(self, node: ast.Block, optional: str = "") -> Effect:
+        stmts = node.stmts
+        if len(stmts) == 1:
+            return self.stmt(stmts[0], optional)
+        if optional:
+            # the first statement that asks something carries the pass option
+            lead = 0
+            while lead < len(stmts) and isinstance(stmts[lead], ast.Let):
+                lead += 1
+            if lead < len(stmts) and isinstance(
+                stmts[lead], ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeToken
+            ):
+                children = [self.stmt(s, optional if i == lead else "") for i, s in enumerate(stmts)]
+                return self.add(control.Block, text=node.text, children=tuple(children))
+            inner = self.add(control.Block, text=node.text, children=tuple(self.stmt(s) for s in stmts))
+            ask = self.add(control.Ask, text=node.text, yes=node.text or "yes", no=optional, body=inner)
+            return self.add(control.Block, text=node.text, children=(ask, inner))
+        return self.add(control.Block, text=node.text, children=tuple(self.stmt(s) for s in stmts))
+
+    def body(self, node: ast.Stmt, optional: str = "") -> Effect:
+        if isinstance(node, ast.Block):
+            return self.block(node, optional)
+        return self.stmt(node, optional)
+
+    def stmt(self, node: ast.Stmt, optional: str = "") -> Effect:
+        method: Callable[[Any, str], Effect] = getattr(self, "s_" + type(node).__name__)
+        eff = method(node, optional)
+        if optional and not isinstance(
+            node, ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeToken | ast.Block
+        ):
+            text = _text(node)
+            ask = self.add(control.Ask, text=text, yes=text or "yes", no=optional, body=eff)
+            return self.add(control.Block, text=text, children=(ask, eff))
+        return eff
+
+    def s_Block(self, node: ast.Block, optional: str) -> Effect:
+        return self.block(node, optional)
+
+    def s_Alternatives(self, node: ast.Alternatives, optional: str) -> Effect:
+        options = tuple(self.body(o) for o in node.options)
+        labels = tuple(_text(o) or f"option {i + 1}" for i, o in enumerate(node.options))
+        if len(set(labels)) != len(labels):
+            labels = tuple(f"{i + 1}: {label}" for i, label in enumerate(labels))
+        return self.add(control.Alternatives, text=" OR ".join(labels), options=options, labels=labels)
+
+    def s_May(self, node: ast.May, optional: str) -> Effect:
+        return self.add(control.Optional, text="you may " + _text(node.body), body=self.body(node.body, "pass"))
+
+    def s_If(self, node: ast.If, optional: str) -> Effect:
+        return self.add(
+            control.If,
+            text="if ...",
+            cond=self.cond(node.cond),
+            then=self.body(node.then),
+            otherwise=self.body(node.otherwise) if node.otherwise is not None else None,
+        )
+
+    def s_Repeat(self, node: ast.Repeat, optional: str) -> Effect:
+        kind = node.kind
+        body = self.body(node.body, "done" if kind in ("up_to", "any") else "")
+        count = self.num(node.count) if node.count is not None else None
+        cond = self.cond(node.cond) if node.cond is not None else None
+        return self.add(control.Loop, text=f"{kind} {_text(node.body)}", body=body, count=count, cond=cond)
+
+    def s_ForPlayers(self, node: ast.ForPlayers, optional: str) -> Effect:
+        return self.add(
+            control.ForPlayers,
+            text=f"for each {node.who}",
+            body=self.body(node.body),
+            opponents_only=node.who == "opponent",
+        )
+
+    def s_ForCards(self, node: ast.ForCards, optional: str) -> Effect:
+        return self.add(
+            control.ForCards,
+            text="for each card",
+            body=self.body(node.body),
+            query=self.query(node.query),
+            name=node.bind,
+        )
+
+    def s_ChooseCard(self, node: ast.ChooseCard, optional: str) -> Effect:
+        q = self.query(node.query)
+        return self.add(
+            choices.ChooseCard,
+            text=f"choose a {node.query.noun}",
+            query=q,
+            name=node.bind,
+            prompt=f"choose a {node.query.noun}",
+            optional=bool(optional),
+            pass_label=optional or "pass",
+        )
+
+    def group(self, name: str, pos: ast.Pos) -> tuple[str, ...]:
+        groups = self.voc.zone_groups
+        if name in groups:
+            return groups[name]
+        if name + "s" in groups:  # "choose a role-stack" names the group role-stacks
+            return groups[name + "s"]
+        raise unknown("zone group", name, pos, list(groups))
+
+    def s_ChooseZone(self, node: ast.ChooseZone, optional: str) -> Effect:
+        return self.add(
+            choices.ChooseZone,
+            text=f"choose a {node.group}",
+            zones=self.group(node.group, node.pos),
+            name=node.bind,
+            optional=bool(optional),
+            pass_label=optional or "pass",
+        )
+
+    def s_Move(self, node: ast.Move, optional: str) -> Effect:
+        dest = self.zone(node.dest)
+        cards = node.cards
+        text = "move cards"
+        if isinstance(cards, ast.TopCards):
+            count = self.num(cards.count) if cards.count is not None else None
+            return self.add(
+                primitives.MoveTop, text=text, count=count, source=self.zone(cards.zone), dest=dest, facing=node.facing
+            )
+        if isinstance(cards, ast.AllCards):
+            return self.add(primitives.MoveAll, text=text, source=self.zone(cards.zone), dest=dest, facing=node.facing)
+        if isinstance(cards, ast.CardsUnder):
+            cset: v.CardSet = v.CardsUnder(self.card(cards.card))
+        else:
+            cset = v.OneCard(self.card(cards))
+        return self.add(primitives.MoveCards, text=text, cset=cset, dest=dest, facing=node.facing)
+
+    def s_Tuck(self, node: ast.Tuck, optional: str) -> Effect:
+        return self.add(primitives.Tuck, text="tuck", card_expr=self.card(node.card), host_expr=self.card(node.under))
+
+    def s_Flip(self, node: ast.Flip, optional: str) -> Effect:
+        return self.add(primitives.Flip, text="flip", card_expr=self.card(node.card), up=node.facing == "up")
+
+    def s_Draw(self, node: ast.Draw, optional: str) -> Effect:
+        src, dest = self.voc.draw
+        if not src:
+            raise CompileError("'draw' needs the pack's vocabulary to say draw: {from: ZONE, to: ZONE}", node.pos)
+        return self.add(
+            primitives.Draw,
+            text="draw",
+            count=self.num(node.count),
+            source=self._player_zone(src),
+            dest=self._player_zone(dest),
+        )
+
+    def s_Shuffle(self, node: ast.Shuffle, optional: str) -> Effect:
+        return self.add(primitives.Shuffle, text="shuffle", zone=self.zone(node.zone))
+
+    def s_CounterChange(self, node: ast.CounterChange, optional: str) -> Effect:
+        name = self.voc.counter_words.get(node.counter)
+        per_player = [w for w, c in self.voc.counter_words.items() if self.voc.counters[c].per_player]
+        if name is None or not self.voc.counters[name].per_player:
+            raise unknown("counter", node.counter, _after(node.pos, node.counter), per_player)
+        amount = self.num(node.amount)
+        if node.verb == "gain":
+            return self.add(
+                primitives.Gain, text=f"gain {name}", amount=amount, counter=name, supply=self.voc.counters[name].supply
+            )
+        return self.add(
+            primitives.Lose, text=f"{node.verb} {name}", amount=amount, counter=name, must_pay=node.verb == "pay"
+        )
+
+    def s_FillSlot(self, node: ast.FillSlot, optional: str) -> Effect:
+        return self.add(
+            choices.FillSlot,
+            text="fill a slot",
+            query=self.query(node.query),
+            optional=bool(optional),
+            pass_label=optional or "pass",
+        )
+
+    def s_TakeToken(self, node: ast.TakeToken, optional: str) -> Effect:
+        return self.add(
+            choices.TakeToken,
+            text="remove a token",
+            query=self.query(node.query),
+            optional=bool(optional),
+            pass_label=optional or "pass",
+        )
+
+    def s_Let(self, node: ast.Let, optional: str) -> Effect:
+        return self.add(control.Let, text=f"let {node.name}", name=node.name, value=self.num(node.value))
+
+    def s_DoSection(self, node: ast.DoSection, optional: str) -> Effect:
+        if node.section not in self.voc.sections:
+            raise unknown("section", node.section, node.pos, self.voc.sections)
+        return self.add(
+            choices.DoSection, text=f"do {node.section}", card_expr=self.card(node.card), section=node.section
+        )
+
+    def s_Nothing(self, node: ast.Nothing, optional: str) -> Effect:
+        return self.add(Nothing, text="nothing")
+
+    def s_Call(self, node: ast.Call, optional: str) -> Effect:
+        if node.name not in self.proc_trees:
+            raise CompileError(
+                f"unknown word {node.name!r}",
+                ast.Pos(node.pos.line, node.pos.column, len(node.name)),
+                sorted(self.proc_trees) + ["a statement such as draw, gain, move, choose"],
+                suggest(node.name, list(self.proc_trees) + STATEMENT_WORDS),
+            )
+        eid = self.procedure(node.name)
+        tree, _ = self.proc_trees[node.name]
+        uses_n = any(isinstance(n, ast.Var) and n.name == "N" for n in walk(tree))
+        if uses_n and node.arg is None:
+            raise CompileError(f"{node.name!r} needs a number, e.g. '{node.name} 1'", node.pos)
+        if node.noun and node.noun not in self._nouns():
+            raise unknown("word", node.noun, _after(node.pos, node.noun), self._nouns())
+        arg = self.num(node.arg) if node.arg is not None else None
+        if arg is not None and not uses_n:
+            # "attack 2 planets" with a procedure for one attack: do it that many times
+            once = self.add(control.Call, text=node.name, proc=_ProcRef(eid, self.effects), arg=None)
+            return self.add(control.Loop, text=_call_text(node), body=once, count=arg, cond=None)
+        return self.add(control.Call, text=_call_text(node), proc=_ProcRef(eid, self.effects), arg=arg)
+
+    def _nouns(self) -> list[str]:
+        return [*self.voc.nouns(), *self.voc.counter_words, *self.voc.tokens, "card", "cards", *self.voc.symbols]
+
+    def procedure(self, name: str) -> int:
+        if name in self.procs:
+            return self.procs[name]
+        eid = len(self.effects)
+        self.effects.append(None)  # reserved: a procedure may call itself
+        self.procs[name] = eid
+        tree, loc = self.proc_trees[name]
+        self.in_procedure += 1
+        try:
+            body = self.block(tree)
+        except CompileError as exc:
+            self.proc_errors.append((exc, loc))
+            body = self.add(Nothing, text="nothing")
+        finally:
+            self.in_procedure -= 1
+        self.effects[eid] = control.Scope(eid=eid, text=name, body=body, absorbs_failure=False)
+        return eid
+
+    def finish_procedures(self, problems: Problems, text_pos: Callable[[Loc, int, int], Loc]) -> None:
+        for name in self.proc_trees:
+            self.procedure(name)
+        for exc, loc in self.proc_errors:
+            at = text_pos(loc, exc.pos.line, exc.pos.column)
+            problems.add(at, exc.message, expected=exc.expected, suggestion=exc.suggestion, width=exc.pos.width)
+
+    # ---- names -----------------------------------------------------------------
+    def _player_zone(self, name: str) -> v.PlayerZone:
+        return v.PlayerZone(name, tuple(f"{name}.{i}" for i in range(MAX_PLAYERS)))
+
+    def zone(self, ref: Any) -> v.ZoneExpr:
+        if not isinstance(ref, ast.Ref):
+            raise CompileError("expected a zone here, e.g. 'your hand' or 'the planet-deck'", _pos(ref))
+        zones = self.voc.zones
+        if ref.owner == "your":
+            if ref.name in zones and zones[ref.name].per_player:
+                return self._player_zone(ref.name)
+            if ref.name in zones:
+                raise CompileError(f"{ref.name!r} is shared: write 'the {ref.name}'", ref.pos)
+            raise unknown("zone", ref.name, ref.pos, [z for z, t in zones.items() if t.per_player])
+        if ref.owner == "the":
+            if self.binds.get(ref.name) == "zone":
+                return v.ZoneVar(ref.name)
+            if ref.name in zones and not zones[ref.name].per_player:
+                return v.SharedZone(ref.name)
+            if ref.name in zones:
+                raise CompileError(f"{ref.name!r} belongs to each player: write 'your {ref.name}'", ref.pos)
+            raise unknown("zone", ref.name, ref.pos, [z for z, t in zones.items() if not t.per_player])
+        prop = self._prop(ref, "zone")
+        return prop
+
+    def _prop(self, ref: ast.Ref, want: str) -> v.CardProp:
+        props = self.voc.properties
+        if ref.name not in props:
+            raise unknown("property", ref.name, ref.pos, list(props))
+        ptype = props[ref.name]
+        kind = "text" if isinstance(ptype, list) else ptype
+        if want != kind and not (want == "symbol" and kind == "text"):
+            raise CompileError(f"property {ref.name!r} is a {kind}, not a {want}", ref.pos)
+        if ref.owner == "its":
+            card: v.CardExpr = v.ItCard()
+        elif ref.owner == "this":
+            card = v.ThisCard()
+        else:
+            card = self._card_var(ref.possessor, ref.pos)
+        return v.CardProp(card, ref.name, False)
+
+    def _card_var(self, name: str, pos: ast.Pos) -> v.CardExpr:
+        if self.binds.get(name) == "card":
+            return v.CardVar(name)
+        raise unknown("card name", name, pos, [b for b, k in self.binds.items() if k == "card"])
+
+    def card(self, node: Any) -> v.CardExpr:
+        if isinstance(node, ast.It):
+            return v.ItCard()
+        if isinstance(node, ast.ThisCard):
+            return v.ThisCard()
+        if isinstance(node, ast.Ref) and node.owner == "the":
+            return self._card_var(node.name, node.pos)
+        raise CompileError("expected a card here: 'it', 'this card' or a name given with 'as'", _pos(node))
+
+    def sym(self, node: Any) -> v.SymExpr:
+        if isinstance(node, ast.SymbolName):
+            if node.name not in self.voc.symbols:
+                raise unknown("symbol", node.name, node.pos, self.voc.symbols)
+            return v.SymLit(node.name)
+        if isinstance(node, ast.Ref) and node.owner in ("its", "poss", "this"):
+            return self._prop(node, "symbol")
+        raise CompileError("expected a symbol here", _pos(node))
+
+    def query(self, q: ast.Query) -> v.Query:
+        kind = ""
+        if q.noun not in ("card", "cards"):
+            found = self.voc.kind_of(q.noun)
+            if found is None:
+                raise unknown("card kind", q.noun, q.pos, self.voc.nouns() + ["card"])
+            kind = found
+        symbol = None
+        section = ""
+        wheres: list[v.Cond] = []
+        for f in q.filters:
+            if isinstance(f, ast.WithSymbol):
+                symbol = self.sym(f.symbol)
+            elif isinstance(f, ast.WithSection):
+                if f.section not in self.voc.sections:
+                    raise unknown("section", f.section, f.pos, self.voc.sections)
+                section = f.section
+            else:
+                wheres.append(self.cond(f.cond))
+        where: v.Cond | None = None
+        if len(wheres) == 1:
+            where = wheres[0]
+        elif wheres:
+            where = v.AllOf(tuple(wheres))
+        facing = {"": -1, "face-down": 0, "face-up": 1}[q.facing]
+        return v.Query(tuple(self.zone(z) for z in q.zones), facing, kind, symbol, section, where)
+
+    def cardset(self, node: Any) -> v.CardSet:
+        if isinstance(node, ast.Query):
+            return self.query(node)
+        if isinstance(node, ast.CardsUnder):
+            return v.CardsUnder(self.card(node.card))
+        return v.OneCard(self.card(node))
+
+    # ---- numbers and conditions ----------------------------------------------
+    def num(self, node: Any) -> v.NumExpr:
+        if isinstance(node, ast.Number):
+            return v.Num(node.value)
+        if isinstance(node, ast.Var):
+            if node.name not in self.params:
+                raise unknown("variable or parameter", node.name, node.pos, sorted(self.params))
+            return v.VarNum(node.name)
+        if isinstance(node, ast.Arith):
+            return v.Arith(1 if node.op == "plus" else -1, self.num(node.left), self.num(node.right))
+        if isinstance(node, ast.CountCards):
+            return v.CountCards(self.query(node.query))
+        if isinstance(node, ast.CountSymbols):
+            return v.CountSymbols(self.sym(node.symbol), self.cardset(node.cards))
+        if isinstance(node, ast.CountEmpty):
+            return v.CountEmpty(self.group(node.group, node.pos))
+        if isinstance(node, ast.CountTokens):
+            return v.CountTokens(self.cardset(node.cards))
+        if isinstance(node, ast.Total):
+            if self.voc.properties.get(node.prop) != "number":
+                raise unknown(
+                    "number property", node.prop, node.pos, [p for p, t in self.voc.properties.items() if t == "number"]
+                )
+            return v.Total(node.prop, self.query(node.query))
+        if isinstance(node, ast.Ref):
+            counters = self.voc.counter_words
+            if node.owner == "your":
+                name = counters.get(node.name)
+                if name is not None and self.voc.counters[name].per_player:
+                    return v.PlayerCounter(name)
+                if node.name in self.voc.zones and self.voc.zones[node.name].per_player:
+                    return v.ZoneSize(self.zone(node))
+                raise unknown(
+                    "counter", node.name, node.pos, [w for w, c in counters.items() if self.voc.counters[c].per_player]
+                )
+            if node.owner == "the":
+                name = counters.get(node.name)
+                if name is not None and not self.voc.counters[name].per_player:
+                    return v.SharedCounter(name)
+                if node.name in self.voc.zones or self.binds.get(node.name) == "zone":
+                    return v.ZoneSize(self.zone(node))
+                raise unknown(
+                    "shared counter",
+                    node.name,
+                    node.pos,
+                    [w for w, c in counters.items() if not self.voc.counters[c].per_player],
+                )
+            if self.voc.properties.get(node.name) == "zone":
+                return v.ZoneSize(self._prop(node, "zone"))
+            return self._prop(node, "number")
+        raise CompileError("expected a number here", _pos(node))
+
+    def cond(self, node: Any) -> v.Cond:
+        if isinstance(node, ast.Compare):
+            return v.Compare(node.op, self.num(node.left), self.num(node.right))
+        if isinstance(node, ast.IsEmpty):
+            return v.IsZero(self.num(node.subject), node.negated)
+        if isinstance(node, ast.IsFacing):
+            return v.IsFacing(self.card(node.subject), node.facing == "face-up")
+        if isinstance(node, ast.IsIn):
+            return v.IsIn(self.card(node.subject), self.zone(node.zone))
+        if isinstance(node, ast.Not):
+            return v.NotCond(self.cond(node.cond))
+        if isinstance(node, ast.AllOf):
+            return v.AllOf(tuple(self.cond(c) for c in node.conds))
+        raise CompileError("expected a condition here", _pos(node))
+
+
+STATEMENT_WORDS = [
+    "choose",
+    "move",
+    "tuck",
+    "flip",
+    "draw",
+    "shuffle",
+    "gain",
+    "lose",
+    "pay",
+    "fill",
+    "remove",
+    "let",
+    "do",
+    "nothing",
+    "repeat",
+    "while",
+    "for",
+    "if",
+    "either",
+]
+
+
+@attrs.frozen(eq=False)
+class _ProcRef:
+    """A procedure by id: procedures may call each other before all are compiled."""
+
+    eid: int
+    table: list[Effect | None]
+
+    @property
+    def body(self) -> Effect:
+        proc = self.table[self.eid]
+        assert isinstance(proc, control.Scope)
+        return proc.body
+
+
+def _pos(node: Any) -> ast.Pos:
+    return getattr(node, "pos", ast.Pos(1, 1))
+
+
+def _after(pos: ast.Pos, word: str) -> ast.Pos:
+    return ast.Pos(pos.line, pos.column, len(word))
+
+
+def _text(node: Any) -> str:
+    if isinstance(node, ast.Block):
+        return node.text
+    return ""
+
+
+def _call_text(node: ast.Call) -> str:
+    return node.name

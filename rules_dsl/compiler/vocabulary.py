@@ -1,0 +1,255 @@
+"""The words a pack declares: symbols, tokens, card kinds, properties, zones, counters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rules_dsl.errors import suggest
+from rules_dsl.packs.loader import Problems, key_loc, value_loc
+from rules_dsl.packs.model import Loc
+from rules_dsl.rules import CounterType, ZoneType
+
+VOCAB_KEYS = {
+    "symbols",
+    "tokens",
+    "kinds",
+    "properties",
+    "sections",
+    "counters",
+    "zones",
+    "zone-groups",
+    "draw",
+}
+ZONE_KEYS = {"per", "visibility", "facing", "refill-from"}
+COUNTER_KEYS = {"per", "plural", "start", "supply"}
+KIND_KEYS = {"plural", "back"}
+PROPERTY_TYPES = {"number", "symbol", "zone", "text"}
+
+
+@attrs.define
+class Vocabulary:
+    symbols: list[str] = attrs.Factory(list)
+    tokens: list[str] = attrs.Factory(list)
+    kinds: dict[str, str] = attrs.Factory(dict)  # singular -> plural
+    backs: dict[str, tuple[str, ...]] = attrs.Factory(dict)  # kind -> public properties
+    properties: dict[str, Any] = attrs.Factory(dict)  # name -> type or list of values
+    sections: list[str] = attrs.Factory(list)
+    counters: dict[str, CounterType] = attrs.Factory(dict)
+    counter_words: dict[str, str] = attrs.Factory(dict)  # singular and plural -> counter
+    zones: dict[str, ZoneType] = attrs.Factory(dict)
+    zone_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    draw: tuple[str, str] = ("", "")
+
+    def kind_of(self, noun: str) -> str | None:
+        if noun in self.kinds:
+            return noun
+        for singular, plural in self.kinds.items():
+            if plural == noun:
+                return singular
+        return None
+
+    def nouns(self) -> list[str]:
+        return [*self.kinds, *self.kinds.values()]
+
+
+def _names(value: Any, loc: Loc, what: str, problems: Problems) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problems.add(loc, f"{what} must be a list of names")
+        return []
+    return [str(v) for v in value]
+
+
+def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabulary:
+    """Merge the vocabulary parts of every pack, in load order."""
+    voc = Vocabulary()
+    for node, loc in parts:
+        file = loc.file
+        if not hasattr(node, "items"):
+            problems.add(loc, "vocabulary must be a mapping (symbols:, zones:, ...)")
+            continue
+        for key, value in node.items():
+            kloc = key_loc(node, key, file)
+            vloc = value_loc(node, key, file)
+            if key not in VOCAB_KEYS:
+                problems.add(
+                    kloc,
+                    f"unknown vocabulary key {key!r}",
+                    expected=sorted(VOCAB_KEYS),
+                    suggestion=suggest(str(key), VOCAB_KEYS),
+                )
+            elif key == "symbols":
+                voc.symbols += [s for s in _names(value, vloc, "symbols", problems) if s not in voc.symbols]
+            elif key == "tokens":
+                voc.tokens += [s for s in _names(value, vloc, "tokens", problems) if s not in voc.tokens]
+            elif key == "sections":
+                for s in _names(value, vloc, "sections", problems):
+                    if not s.isupper():
+                        problems.add(vloc, f"section {s!r} must be written in capitals, e.g. ACTION")
+                    elif s not in voc.sections:
+                        voc.sections.append(s)
+            elif key == "kinds":
+                _read_kinds(voc, value, vloc, problems)
+            elif key == "properties":
+                _read_properties(voc, value, vloc, problems)
+            elif key == "counters":
+                _read_counters(voc, value, vloc, problems)
+            elif key == "zones":
+                _read_zones(voc, value, vloc, problems)
+            elif key == "zone-groups":
+                if not hasattr(value, "items"):
+                    problems.add(vloc, "zone-groups must map a group name to a list of zones")
+                    continue
+                for g, zs in value.items():
+                    voc.zone_groups[str(g)] = tuple(_names(zs, value_loc(value, g, file), "a zone group", problems))
+            elif key == "draw":
+                if not hasattr(value, "get") or set(value) - {"from", "to"}:
+                    problems.add(vloc, "draw must be {from: ZONE, to: ZONE}")
+                    continue
+                voc.draw = (str(value.get("from", "")), str(value.get("to", "")))
+    _check_references(voc, parts, problems)
+    return voc
+
+
+def _read_kinds(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> None:
+    if not hasattr(value, "items"):
+        problems.add(loc, "kinds must map each card kind to its plural, e.g. planet: planets")
+        return
+    for k, v in value.items():
+        kloc = key_loc(value, k, loc.file)
+        if isinstance(v, str):
+            voc.kinds[str(k)] = v
+        elif hasattr(v, "items"):
+            for field in v:
+                if field not in KIND_KEYS:
+                    problems.add(
+                        key_loc(v, field, loc.file),
+                        f"unknown key {field!r} for kind {k!r}",
+                        expected=sorted(KIND_KEYS),
+                        suggestion=suggest(str(field), KIND_KEYS),
+                    )
+            voc.kinds[str(k)] = str(v.get("plural", f"{k}s"))
+            back = v.get("back", [])
+            voc.backs[str(k)] = tuple(_names(back, kloc, "back", problems))
+        else:
+            problems.add(kloc, f"kind {k!r} needs its plural or {{plural:, back:}}")
+
+
+def _read_properties(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> None:
+    if not hasattr(value, "items"):
+        problems.add(loc, "properties must map each property to its type")
+        return
+    for k, v in value.items():
+        vloc = value_loc(value, k, loc.file)
+        if isinstance(v, list):
+            voc.properties[str(k)] = [str(x) for x in v]
+        elif v in PROPERTY_TYPES:
+            voc.properties[str(k)] = str(v)
+        else:
+            problems.add(
+                vloc,
+                f"unknown type {v!r} for property {k!r}",
+                expected=sorted(PROPERTY_TYPES) + ["a list of values"],
+                suggestion=suggest(str(v), PROPERTY_TYPES),
+            )
+
+
+def _read_counters(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> None:
+    if not hasattr(value, "items"):
+        problems.add(loc, "counters must map each counter to {per:, ...}")
+        return
+    for name, spec in value.items():
+        cloc = key_loc(value, name, loc.file)
+        if spec is None:
+            spec = {}
+        if not hasattr(spec, "items"):
+            problems.add(cloc, f"counter {name!r} must be a mapping such as {{per: player}}")
+            continue
+        for field in spec:
+            if field not in COUNTER_KEYS:
+                problems.add(
+                    key_loc(spec, field, loc.file),
+                    f"unknown key {field!r} for counter {name!r}",
+                    expected=sorted(COUNTER_KEYS),
+                    suggestion=suggest(str(field), COUNTER_KEYS),
+                )
+        per = spec.get("per", "player")
+        if per not in ("player", "game"):
+            problems.add(value_loc(spec, "per", loc.file), "per must be 'player' or 'game'")
+        start = spec.get("start", 0)
+        counter = CounterType(
+            name=str(name),
+            plural=str(spec.get("plural", name)),
+            per_player=per == "player",
+            start=start if isinstance(start, int) else str(start),
+            supply=str(spec.get("supply", "")),
+        )
+        voc.counters[counter.name] = counter
+        voc.counter_words[counter.name] = counter.name
+        voc.counter_words[counter.plural] = counter.name
+
+
+def _read_zones(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> None:
+    if not hasattr(value, "items"):
+        problems.add(loc, "zones must map each zone to {per:, visibility:, ...}")
+        return
+    for name, spec in value.items():
+        zloc = key_loc(value, name, loc.file)
+        if spec is None:
+            spec = {}
+        if not hasattr(spec, "items"):
+            problems.add(zloc, f"zone {name!r} must be a mapping such as {{per: player}}")
+            continue
+        for field in spec:
+            if field not in ZONE_KEYS:
+                problems.add(
+                    key_loc(spec, field, loc.file),
+                    f"unknown key {field!r} for zone {name!r}",
+                    expected=sorted(ZONE_KEYS),
+                    suggestion=suggest(str(field), ZONE_KEYS),
+                )
+        per = spec.get("per", "game")
+        vis = spec.get("visibility", "public")
+        facing = spec.get("facing", "")
+        if per not in ("player", "game"):
+            problems.add(value_loc(spec, "per", loc.file), "per must be 'player' or 'game'")
+        if vis not in ("public", "owner", "hidden"):
+            problems.add(
+                value_loc(spec, "visibility", loc.file),
+                f"unknown visibility {vis!r}",
+                expected=["public", "owner", "hidden"],
+                suggestion=suggest(str(vis), ["public", "owner", "hidden"]),
+            )
+        if facing not in ("", "up", "down"):
+            problems.add(value_loc(spec, "facing", loc.file), "facing must be 'up' or 'down'")
+        voc.zones[str(name)] = ZoneType(
+            name=str(name),
+            per_player=per == "player",
+            visibility=str(vis),
+            refill_from=str(spec.get("refill-from", "")),
+            facing=str(facing),
+        )
+
+
+def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: Problems) -> None:
+    loc = parts[-1][1] if parts else Loc("?", 1, 1)
+    for z in voc.zones.values():
+        if z.refill_from and z.refill_from not in voc.zones:
+            problems.add(
+                loc,
+                f"zone {z.name!r} refills from unknown zone {z.refill_from!r}",
+                suggestion=suggest(z.refill_from, voc.zones),
+            )
+    for g, zs in voc.zone_groups.items():
+        for z in zs:
+            if z not in voc.zones:
+                problems.add(loc, f"zone group {g!r} names unknown zone {z!r}", suggestion=suggest(z, voc.zones))
+            elif voc.zones[z].per_player:
+                problems.add(loc, f"zone group {g!r}: {z!r} belongs to each player; groups hold shared zones")
+    for c in voc.counters.values():
+        if c.supply and (c.supply not in voc.counters or voc.counters[c.supply].per_player):
+            problems.add(loc, f"counter {c.name!r}: its supply {c.supply!r} must be a counter with per: game")
+    for z in voc.draw:
+        if z and (z not in voc.zones or not voc.zones[z].per_player):
+            problems.add(loc, f"draw: {z!r} must be a zone with per: player", suggestion=suggest(z, voc.zones))

@@ -1,0 +1,1 @@
+"""Compiled effects: immutable objects the interpreter runs on a GameState."""

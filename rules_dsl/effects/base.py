@@ -1,0 +1,148 @@
+"""What every effect shares, and the small operations on frames and zones they use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from rules_dsl import rng
+from rules_dsl.errors import RulesError
+from rules_dsl.state import Frame, GameState
+
+if TYPE_CHECKING:
+    from rules_dsl.rules import Rules
+
+
+class Effect:
+    """A compiled statement. `eid` is its index in Rules.effects, used by frames.
+
+    Atomic effects never ask anything: `execute` does the whole job and says whether it
+    could. The others are run a step at a time by the interpreter through `step`, which
+    pushes and pops frames and may leave a decision pending.
+    """
+
+    eid: int
+    atomic: bool = False
+    text: str
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        raise NotImplementedError
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if not self.execute(st, fr):
+            st.failed = True
+        st.frames.pop()
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        raise NotImplementedError
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        """Whether this could do anything now (used to offer only doable options)."""
+        return True
+
+
+# The rules being run. Effects are shared by every game of the same rules, and one
+# process runs one set of rules at a time per call, so the interpreter sets this before
+# running; it is never part of the state.
+class _Current:
+    rules: Rules
+
+
+CURRENT = _Current()
+
+
+def push(st: GameState, eid: int, player: int, src: int, scope: bool = False) -> Frame:
+    fr = Frame(eid, player, src, 0, {} if scope else None, None)
+    st.frames.append(fr)
+    return fr
+
+
+def lookup(st: GameState, name: str) -> Any:
+    for fr in reversed(st.frames):
+        v = fr.vars
+        if v is not None and name in v:
+            return v[name]
+    if name in st.params:
+        return st.params[name]
+    raise RulesError(f"nothing is called {name!r} here")
+
+
+def bind(st: GameState, name: str, value: Any) -> None:
+    """Bind a name in the nearest scope below the running (top) frame."""
+    frames = st.frames
+    for i in range(len(frames) - 1, -1, -1):
+        v = frames[i].vars
+        if v is not None:
+            v[name] = value
+            return
+
+
+def move_card(st: GameState, card: int, dest: str, facing: str = "") -> None:
+    cs = st.cards[card]
+    loc = cs.loc
+    if loc[0] == "^":
+        st.cards[int(loc[1:])].under.remove(card)
+    else:
+        st.zones[loc].remove(card)
+    st.zones[dest].append(card)
+    cs.loc = dest
+    if facing:
+        cs.up = facing == "up"
+    else:
+        zfacing = CURRENT.rules.zones[dest.split(".", 1)[0]].facing
+        if zfacing:
+            cs.up = zfacing == "up"
+
+
+def refill(st: GameState, key: str) -> bool:
+    """Shuffle the zone's refill pile into it when it is empty. True if it has cards."""
+    cards = st.zones[key]
+    if cards:
+        return True
+    name, _, seat = key.partition(".")
+    source = CURRENT.rules.zones[name].refill_from
+    if not source:
+        return False
+    skey = f"{source}.{seat}" if seat else source
+    pile = st.zones[skey]
+    if not pile:
+        return False
+    cards.extend(pile)
+    pile.clear()
+    for c in cards:
+        cs = st.cards[c]
+        cs.loc = key
+        cs.up = False
+    st.rng = rng.shuffle(st.rng, cards)
+    return True
+
+
+def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
+    if not st.zones[key] and not refill(st, key):
+        return False
+    card = st.zones[key].pop()
+    cs = st.cards[card]
+    st.zones[dest].append(card)
+    cs.loc = dest
+    if facing:
+        cs.up = facing == "up"
+    else:
+        zfacing = CURRENT.rules.zones[dest.split(".", 1)[0]].facing
+        if zfacing:
+            cs.up = zfacing == "up"
+    return True
+
+
+def card_label(st: GameState, card: int) -> str:
+    return CURRENT.rules.cards[st.cards[card].type].id
+
+
+@attrs.frozen
+class Nothing(Effect):
+    eid: int
+    text: str
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        return True

@@ -1,0 +1,239 @@
+"""Effects that ask a player: a card, a zone, a slot to fill, a token to take.
+
+Each builds the complete list of legal options with stable, printable ids. A forced
+choice (exactly one option, no way to pass) is taken without asking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rules_dsl.effects.base import CURRENT, Effect, bind, push
+from rules_dsl.effects.control import Guard
+from rules_dsl.effects.values import CardExpr, CardSet
+from rules_dsl.state import Decision, Frame, GameState
+
+
+def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]:
+    """Option ids for cards: the card's id, or id#n when two options share a card type.
+
+    Identical cards in the same place (same type, facing, nothing on them) are one
+    option: choosing between copies changes nothing, and fewer options help bots.
+    """
+    types = CURRENT.rules.cards
+    seen: set[tuple[int, str, bool]] = set()
+    chosen: list[int] = []
+    for c in cards:
+        cs = st.cards[c]
+        if not cs.under and not cs.tokens:
+            sig = (cs.type, cs.loc, cs.up)
+            if sig in seen:
+                continue
+            seen.add(sig)
+        chosen.append(c)
+    ids = [types[st.cards[c].type].id for c in chosen]
+    if len(set(ids)) != len(ids):
+        counts: dict[str, int] = {}
+        for i in ids:
+            counts[i] = counts.get(i, 0) + 1
+        ids = [f"{i}#{c}" if counts[i] > 1 else i for i, c in zip(ids, chosen)]
+    return ids, chosen
+
+
+@attrs.frozen(eq=False)
+class ChooseCard(Guard):
+    eid: int
+    text: str
+    query: CardSet
+    name: str
+    prompt: str
+    optional: bool = False
+    pass_label: str = "pass"
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        cards = self.query.cards(st, fr)
+        if not cards:
+            st.failed = True
+            st.frames.pop()
+            return
+        ids, values = card_options(st, cards)
+        if len(values) == 1 and not self.optional:
+            self.resume(st, fr, values[0])
+            return
+        if self.optional:
+            ids.append(self.pass_label)
+            values.append(-1)
+        st.pending = Decision(fr.player, self.prompt, ids, values, self.text)
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value < 0:
+            st.failed = True
+        else:
+            bind(st, "it", value)
+            if self.name != "it":
+                bind(st, self.name, value)
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return bool(self.query.cards(st, fr))
+
+
+@attrs.frozen(eq=False)
+class ChooseZone(Guard):
+    """`choose a role-stack that is not empty as the stack`."""
+
+    eid: int
+    text: str
+    zones: tuple[str, ...]
+    name: str
+    optional: bool = False
+    pass_label: str = "pass"
+
+    def _options(self, st: GameState) -> list[str]:
+        return [z for z in self.zones if st.zones[z]]
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        opts = self._options(st)
+        if not opts:
+            st.failed = True
+            st.frames.pop()
+            return
+        if len(opts) == 1 and not self.optional:
+            self.resume(st, fr, opts[0])
+            return
+        values: list[Any] = list(opts)
+        ids = list(opts)
+        if self.optional:
+            ids.append(self.pass_label)
+            values.append("")
+        st.pending = Decision(fr.player, "choose a pile", ids, values, self.text)
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if not value:
+            st.failed = True
+        else:
+            bind(st, self.name, value)
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return bool(self._options(st))
+
+
+@attrs.frozen(eq=False)
+class FillSlot(Guard):
+    """`fill an empty slot on a face-up card in your empire`: a token of the slot's kind."""
+
+    eid: int
+    text: str
+    query: CardSet
+    optional: bool = False
+    pass_label: str = "pass"
+
+    def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
+        types = CURRENT.rules.cards
+        ids: list[str] = []
+        values: list[Any] = []
+        for c in self.query.cards(st, fr):
+            cs = st.cards[c]
+            t = types[cs.type]
+            for kind, cap in t.slots.items():
+                if cs.tokens.count(kind) < cap:
+                    ids.append(f"{t.id}:{kind}")
+                    values.append([c, kind])
+        return ids, values
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        ids, values = self._options(st, fr)
+        if not values:
+            st.failed = True
+            st.frames.pop()
+            return
+        if len(values) == 1 and not self.optional:
+            self.resume(st, fr, values[0])
+            return
+        if self.optional:
+            ids.append(self.pass_label)
+            values.append(None)
+        st.pending = Decision(fr.player, "choose a slot to fill", ids, values, self.text)
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value is None:
+            st.failed = True
+        else:
+            card, kind = value
+            st.cards[card].tokens.append(kind)
+            bind(st, "it", card)
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return bool(self._options(st, fr)[1])
+
+
+@attrs.frozen(eq=False)
+class TakeToken(Guard):
+    """`remove a token from a face-up card in your empire`."""
+
+    eid: int
+    text: str
+    query: CardSet
+    optional: bool = False
+    pass_label: str = "pass"
+
+    def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
+        types = CURRENT.rules.cards
+        ids: list[str] = []
+        values: list[Any] = []
+        for c in self.query.cards(st, fr):
+            cs = st.cards[c]
+            for kind in sorted(set(cs.tokens)):
+                ids.append(f"{types[cs.type].id}:{kind}")
+                values.append([c, kind])
+        return ids, values
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        ids, values = self._options(st, fr)
+        if not values:
+            st.failed = True
+            st.frames.pop()
+            return
+        if len(values) == 1 and not self.optional:
+            self.resume(st, fr, values[0])
+            return
+        if self.optional:
+            ids.append(self.pass_label)
+            values.append(None)
+        st.pending = Decision(fr.player, "choose a token to remove", ids, values, self.text)
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value is None:
+            st.failed = True
+        else:
+            card, kind = value
+            st.cards[card].tokens.remove(kind)
+            bind(st, "it", card)
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return bool(self._options(st, fr)[1])
+
+
+@attrs.frozen(eq=False)
+class DoSection(Effect):
+    """`do its ACTION`: run a section of a card's text, with that card as 'this card'."""
+
+    eid: int
+    text: str
+    card_expr: CardExpr
+    section: str
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:
+            st.frames.pop()
+            return
+        fr.pc = 1
+        card = self.card_expr.card(st, fr)
+        eid = CURRENT.rules.cards[st.cards[card].type].sections.get(self.section)
+        if eid is not None:
+            push(st, eid, fr.player, card, scope=True)

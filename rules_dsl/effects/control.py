@@ -1,0 +1,303 @@
+"""Effects that order other effects: blocks, options, conditions, loops, scopes.
+
+Failure: a statement that cannot be done (nothing to choose, not enough to pay) sets
+`st.failed`. A block stops at a failed statement and passes the failure up; optional
+statements, alternatives, loops, sections and phases absorb it. So "remove a token; gain 1
+influence" gains nothing when there is no token, as the card text means.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rules_dsl.effects.base import Effect, bind, push
+from rules_dsl.effects.values import Cond, NumExpr
+from rules_dsl.state import Decision, Frame, GameState
+
+
+@attrs.frozen(eq=False)
+class Block(Effect):
+    eid: int
+    text: str
+    children: tuple[Effect, ...]
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if st.failed:
+            st.frames.pop()
+            return
+        children = self.children
+        n = len(children)
+        while fr.pc < n:
+            child = children[fr.pc]
+            fr.pc += 1
+            if child.atomic:
+                if not child.execute(st, fr):
+                    st.failed = True
+                    st.frames.pop()
+                    return
+            else:
+                push(st, child.eid, fr.player, fr.src)
+                return
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        for child in self.children:
+            if not child.atomic or isinstance(child, Guard):
+                return child.can_start(st, fr)
+        return True
+
+
+class Guard(Effect):
+    """An atomic effect that may fail, so its feasibility is worth checking."""
+
+
+@attrs.frozen(eq=False)
+class Scope(Effect):
+    """Runs a body with its own names: a section of a card, a phase, a procedure."""
+
+    eid: int
+    text: str
+    body: Effect
+    absorbs_failure: bool
+    params: tuple[tuple[str, NumExpr], ...] = ()
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 0:
+            fr.pc = 1
+            push(st, self.body.eid, fr.player, fr.src)
+            return
+        if self.absorbs_failure:
+            st.failed = False
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return self.body.can_start(st, fr)
+
+
+@attrs.frozen(eq=False)
+class Call(Effect):
+    """A pack procedure: `settle 1 planet`, `produce X`. The argument is bound as N."""
+
+    eid: int
+    text: str
+    proc: Scope
+    arg: NumExpr | None
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 0:
+            fr.pc = 1
+            child = push(st, self.proc.eid, fr.player, fr.src, scope=True)
+            if self.arg is not None:
+                assert child.vars is not None
+                child.vars["N"] = self.arg.num(st, fr)
+            return
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        if self.arg is not None:
+            # the procedure's body reads N: give it a scope for the check
+            probe = push(st, self.proc.eid, fr.player, fr.src, scope=True)
+            assert probe.vars is not None
+            probe.vars["N"] = self.arg.num(st, fr)
+            try:
+                return self.proc.body.can_start(st, probe)
+            finally:
+                st.frames.pop()
+        return self.proc.body.can_start(st, fr)
+
+
+@attrs.frozen(eq=False)
+class Alternatives(Effect):
+    """`gain 1 fighter OR attack 1 planet`: the player picks one that can be done."""
+
+    eid: int
+    text: str
+    options: tuple[Effect, ...]
+    labels: tuple[str, ...]
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:
+            st.failed = False
+            st.frames.pop()
+            return
+        doable = [i for i, o in enumerate(self.options) if o.can_start(st, fr)]
+        if not doable:
+            st.failed = True
+            st.frames.pop()
+            return
+        if len(doable) == 1:
+            self.resume(st, fr, doable[0])
+            return
+        st.pending = Decision(fr.player, "choose one", [self.labels[i] for i in doable], doable, self.text)
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        fr.pc = 1
+        push(st, self.options[value].eid, fr.player, fr.src)
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return any(o.can_start(st, fr) for o in self.options)
+
+
+@attrs.frozen(eq=False)
+class Ask(Guard):
+    """A yes/no question in front of a body that does not start with a choice."""
+
+    eid: int
+    text: str
+    yes: str
+    no: str
+    body: Effect
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if not self.body.can_start(st, fr):
+            st.failed = True
+            st.frames.pop()
+            return
+        st.pending = Decision(fr.player, self.text, [self.yes, self.no], [True, False], self.text)
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if not value:
+            st.failed = True
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return self.body.can_start(st, fr)
+
+
+@attrs.frozen(eq=False)
+class Optional(Effect):
+    """`you may ...`: the body's first choice carries the 'pass' option."""
+
+    eid: int
+    text: str
+    body: Effect
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 0:
+            fr.pc = 1
+            push(st, self.body.eid, fr.player, fr.src)
+            return
+        st.failed = False
+        st.frames.pop()
+
+
+@attrs.frozen(eq=False)
+class If(Effect):
+    eid: int
+    text: str
+    cond: Cond
+    then: Effect
+    otherwise: Effect | None
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:
+            st.frames.pop()
+            return
+        fr.pc = 1
+        branch = self.then if self.cond.test(st, fr) else self.otherwise
+        if branch is not None:
+            push(st, branch.eid, fr.player, fr.src)
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        branch = self.then if self.cond.test(st, fr) else self.otherwise
+        return branch is None or branch.can_start(st, fr)
+
+
+@attrs.frozen(eq=False)
+class Loop(Effect):
+    """`repeat N times:`, `up to N times:`, `any number of times:`, `while C:`.
+
+    A failed or declined iteration ends the loop.
+    """
+
+    eid: int
+    text: str
+    body: Effect
+    count: NumExpr | None
+    cond: Cond | None
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if st.failed:
+            st.failed = False
+            st.frames.pop()
+            return
+        if fr.data is None:
+            fr.data = [self.count.num(st, fr) if self.count is not None else -1]
+        left = fr.data[0]
+        if left == 0 or (self.cond is not None and not self.cond.test(st, fr)):
+            st.frames.pop()
+            return
+        if left > 0:
+            fr.data[0] = left - 1
+        push(st, self.body.eid, fr.player, fr.src)
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        if self.count is not None and self.count.num(st, fr) <= 0:
+            return False
+        if self.cond is not None and not self.cond.test(st, fr):
+            return False
+        return self.body.can_start(st, fr)
+
+
+@attrs.frozen(eq=False)
+class ForPlayers(Effect):
+    """`for each player:` / `for each opponent in turn order:` — 'you' becomes each."""
+
+    eid: int
+    text: str
+    body: Effect
+    opponents_only: bool
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        st.failed = False
+        n = st.players
+        start = 1 if self.opponents_only else 0
+        if fr.data is None:
+            # players from the one after "you" (or "you" first), clockwise
+            fr.data = [start]
+        i = fr.data[0]
+        if i >= n:
+            st.frames.pop()
+            return
+        fr.data[0] = i + 1
+        player = (fr.player + i) % n if self.opponents_only else (st.active + i) % n
+        push(st, self.body.eid, player, fr.src, scope=True)
+
+
+@attrs.frozen(eq=False)
+class ForCards(Effect):
+    """`for each card in ... as the colony:` over the cards as they were at the start."""
+
+    eid: int
+    text: str
+    body: Effect
+    query: Any
+    name: str
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        st.failed = False
+        if fr.data is None:
+            fr.data = [0, *self.query.cards(st, fr)]
+        i = fr.data[0] + 1
+        if i >= len(fr.data):
+            st.frames.pop()
+            return
+        fr.data[0] = i
+        child = push(st, self.body.eid, fr.player, fr.src, scope=True)
+        assert child.vars is not None
+        child.vars[self.name] = fr.data[i]
+
+
+@attrs.frozen(eq=False)
+class Let(Effect):
+    eid: int
+    text: str
+    name: str
+    value: NumExpr
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        bind(st, self.name, self.value.num(st, fr))
+        return True

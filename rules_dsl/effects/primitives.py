@@ -1,0 +1,205 @@
+"""Atomic effects: they change the state in one go and never ask anything."""
+
+from __future__ import annotations
+
+import attrs
+
+from rules_dsl import rng
+from rules_dsl.effects.base import Effect, move_card, refill, take_top
+from rules_dsl.effects.control import Guard
+from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, ZoneExpr
+from rules_dsl.state import Frame, GameState
+
+
+@attrs.frozen(eq=False)
+class MoveCards(Effect):
+    """`move it to ...`, `move all cards in X to ...`, `move the cards under it to ...`."""
+
+    eid: int
+    text: str
+    cset: CardSet
+    dest: ZoneExpr
+    facing: str
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        dest = self.dest.key(st, fr)
+        for c in self.cset.cards(st, fr):
+            move_card(st, c, dest, self.facing)
+        return True
+
+
+@attrs.frozen(eq=False)
+class MoveAll(Effect):
+    eid: int
+    text: str
+    source: ZoneExpr
+    dest: ZoneExpr
+    facing: str
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        src = self.source.key(st, fr)
+        dest = self.dest.key(st, fr)
+        for c in list(st.zones[src]):
+            move_card(st, c, dest, self.facing)
+        return True
+
+
+@attrs.frozen(eq=False)
+class MoveTop(Guard):
+    """`move the top N cards of X to Y`: refills X when it runs out; fails if none moved."""
+
+    eid: int
+    text: str
+    count: NumExpr | None
+    source: ZoneExpr
+    dest: ZoneExpr
+    facing: str
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        n = 1 if self.count is None else self.count.num(st, fr)
+        if n <= 0:
+            return True
+        src = self.source.key(st, fr)
+        dest = self.dest.key(st, fr)
+        moved = 0
+        for _ in range(n):
+            if not take_top(st, src, dest, self.facing):
+                break
+            moved += 1
+        return moved > 0
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return bool(st.zones[self.source.key(st, fr)]) or refill_possible(st, self.source.key(st, fr))
+
+
+def refill_possible(st: GameState, key: str) -> bool:
+    from rules_dsl.effects.base import CURRENT
+
+    name, _, seat = key.partition(".")
+    source = CURRENT.rules.zones[name].refill_from
+    if not source:
+        return False
+    return bool(st.zones[f"{source}.{seat}" if seat else source])
+
+
+@attrs.frozen(eq=False)
+class Draw(Effect):
+    """`draw N cards`: from the pack's draw pile to hand, reshuffling as the zone says."""
+
+    eid: int
+    text: str
+    count: NumExpr
+    source: ZoneExpr
+    dest: ZoneExpr
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        n = self.count.num(st, fr)
+        src = self.source.key(st, fr)
+        dest = self.dest.key(st, fr)
+        for _ in range(n):
+            if not take_top(st, src, dest):
+                break
+        return True
+
+
+@attrs.frozen(eq=False)
+class Tuck(Effect):
+    eid: int
+    text: str
+    card_expr: CardExpr
+    host_expr: CardExpr
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        card = self.card_expr.card(st, fr)
+        host = self.host_expr.card(st, fr)
+        if card == host:
+            return False
+        cs = st.cards[card]
+        loc = cs.loc
+        if loc[0] == "^":
+            st.cards[int(loc[1:])].under.remove(card)
+        else:
+            st.zones[loc].remove(card)
+        st.cards[host].under.append(card)
+        cs.loc = f"^{host}"
+        cs.up = True
+        return True
+
+
+@attrs.frozen(eq=False)
+class Flip(Effect):
+    eid: int
+    text: str
+    card_expr: CardExpr
+    up: bool
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        st.cards[self.card_expr.card(st, fr)].up = self.up
+        return True
+
+
+@attrs.frozen(eq=False)
+class Shuffle(Effect):
+    eid: int
+    text: str
+    zone: ZoneExpr
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        st.rng = rng.shuffle(st.rng, st.zones[self.zone.key(st, fr)])
+        return True
+
+
+@attrs.frozen(eq=False)
+class Gain(Effect):
+    """Gain from the counter's supply; when the supply is out the gain still happens."""
+
+    eid: int
+    text: str
+    amount: NumExpr
+    counter: str
+    supply: str
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        n = self.amount.num(st, fr)
+        if n <= 0:
+            return True
+        st.counters[self.counter][fr.player] += n
+        if self.supply:
+            st.shared[self.supply] = max(0, st.shared[self.supply] - n)
+        return True
+
+
+@attrs.frozen(eq=False)
+class Lose(Guard):
+    """`lose N x` loses what there is; `pay N x` fails, changing nothing, if short."""
+
+    eid: int
+    text: str
+    amount: NumExpr
+    counter: str
+    must_pay: bool
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        n = max(0, self.amount.num(st, fr))
+        values = st.counters[self.counter]
+        have = values[fr.player]
+        if self.must_pay and have < n:
+            return False
+        values[fr.player] = max(0, have - n)
+        return True
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return not self.must_pay or st.counters[self.counter][fr.player] >= self.amount.num(st, fr)
+
+
+def refill_zone(st: GameState, key: str) -> bool:
+    return refill(st, key)

@@ -1,0 +1,68 @@
+"""The game loop: turns of phases in seat order, the end of the game, the final score.
+
+It is itself an effect at the bottom of the frame stack, so a saved game knows where in
+the turn it is without any Python state.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from rules_dsl.effects.base import Effect, push
+from rules_dsl.effects.values import Cond, NumExpr
+from rules_dsl.state import Frame, GameState
+
+
+@attrs.frozen(eq=False)
+class GameLoop(Effect):
+    eid: int
+    text: str
+    phases: tuple[tuple[str, int], ...]
+    triggers: tuple[tuple[str, Cond], ...]
+    extra_rounds: NumExpr
+    score: NumExpr
+    tiebreak: NumExpr
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        st.failed = False
+        fr.player = st.active
+        if fr.pc < len(self.phases):
+            name, eid = self.phases[fr.pc]
+            fr.pc += 1
+            st.phase = name
+            push(st, eid, st.active, -1, scope=True)
+            return
+        self.end_turn(st, fr)
+
+    def end_turn(self, st: GameState, fr: Frame) -> None:
+        st.turn += 1
+        if not st.end_trigger:
+            for name, cond in self.triggers:
+                if cond.test(st, fr):
+                    st.end_trigger = name
+                    st.extra_rounds_left = self.extra_rounds.num(st, fr)
+                    break
+        last_seat = st.active == st.players - 1
+        st.active = (st.active + 1) % st.players
+        fr.pc = 0
+        if last_seat:
+            st.round += 1
+            if st.end_trigger:
+                if st.extra_rounds_left > 0:
+                    st.extra_rounds_left -= 1
+                else:
+                    self.finish(st, fr)
+
+    def finish(self, st: GameState, fr: Frame) -> None:
+        st.phase = "over"
+        st.over = True
+        scores, ties = [], []
+        for p in range(st.players):
+            fr.player = p
+            scores.append(self.score.num(st, fr))
+            ties.append(self.tiebreak.num(st, fr))
+        st.scores = scores
+        st.tiebreaks = ties
+        best = max(zip(scores, ties))
+        st.winners = [p for p in range(st.players) if (scores[p], ties[p]) == best]
+        st.frames.clear()

@@ -1,0 +1,364 @@
+"""Compiled expressions: numbers, zones, card sets, symbols and conditions.
+
+Each has one method that evaluates it against the state, with `fr` the running frame
+(who "you" are, which card is "this card") and `cand` the card a filter is testing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rules_dsl.effects.base import CURRENT, lookup
+from rules_dsl.errors import RulesError
+from rules_dsl.state import Frame, GameState
+
+
+class NumExpr:
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        raise NotImplementedError
+
+
+class CardExpr:
+    def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        raise NotImplementedError
+
+
+class ZoneExpr:
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        raise NotImplementedError
+
+
+class SymExpr:
+    def sym(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        raise NotImplementedError
+
+
+class Cond:
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        raise NotImplementedError
+
+
+class CardSet:
+    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
+        raise NotImplementedError
+
+
+# ---- numbers -----------------------------------------------------------------------
+
+
+@attrs.frozen
+class Num(NumExpr):
+    value: int
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return self.value
+
+
+@attrs.frozen
+class VarNum(NumExpr):
+    name: str
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        v = lookup(st, self.name)
+        if not isinstance(v, int):
+            raise RulesError(f"{self.name} is not a number here")
+        return v
+
+
+@attrs.frozen
+class Arith(NumExpr):
+    sign: int
+    left: NumExpr
+    right: NumExpr
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return self.left.num(st, fr, cand) + self.sign * self.right.num(st, fr, cand)
+
+
+@attrs.frozen
+class PlayerCounter(NumExpr):
+    counter: str
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return st.counters[self.counter][fr.player]
+
+
+@attrs.frozen
+class SharedCounter(NumExpr):
+    counter: str
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return st.shared[self.counter]
+
+
+@attrs.frozen
+class CardProp(NumExpr, SymExpr, ZoneExpr):
+    """A printed property of a card: a number, a symbol or the name of a zone."""
+
+    card_expr: CardExpr
+    prop: str
+    per_player_zone: bool = False
+
+    def value(self, st: GameState, fr: Frame, cand: int) -> Any:
+        c = self.card_expr.card(st, fr, cand)
+        return CURRENT.rules.cards[st.cards[c].type].props[self.prop]
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return int(self.value(st, fr, cand))
+
+    def sym(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return str(self.value(st, fr, cand))
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        name = str(self.value(st, fr, cand))
+        return f"{name}.{fr.player}" if self.per_player_zone else name
+
+
+@attrs.frozen
+class CountCards(NumExpr):
+    cset: CardSet
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return len(self.cset.cards(st, fr, cand))
+
+
+@attrs.frozen
+class ZoneSize(NumExpr):
+    zone: ZoneExpr
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return len(st.zones[self.zone.key(st, fr, cand)])
+
+
+@attrs.frozen
+class CountSymbols(NumExpr):
+    symbol: SymExpr
+    cset: CardSet
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        s = self.symbol.sym(st, fr, cand)
+        types = CURRENT.rules.cards
+        cards = st.cards
+        return sum(types[cards[c].type].symbols.get(s, 0) for c in self.cset.cards(st, fr, cand))
+
+
+@attrs.frozen
+class CountEmpty(NumExpr):
+    zones: tuple[str, ...]
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        z = st.zones
+        return sum(1 for k in self.zones if not z[k])
+
+
+@attrs.frozen
+class CountTokens(NumExpr):
+    cset: CardSet
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        cards = st.cards
+        return sum(len(cards[c].tokens) for c in self.cset.cards(st, fr, cand))
+
+
+@attrs.frozen
+class Total(NumExpr):
+    prop: str
+    cset: CardSet
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        types = CURRENT.rules.cards
+        cards = st.cards
+        p = self.prop
+        return sum(int(types[cards[c].type].props.get(p, 0)) for c in self.cset.cards(st, fr, cand))
+
+
+# ---- cards -------------------------------------------------------------------------
+
+
+@attrs.frozen
+class ItCard(CardExpr):
+    def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        if cand >= 0:
+            return cand
+        return int(lookup(st, "it"))
+
+
+@attrs.frozen
+class ThisCard(CardExpr):
+    def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        if fr.src >= 0:
+            return fr.src
+        raise RulesError("'this card' is used outside a card's text")
+
+
+@attrs.frozen
+class CardVar(CardExpr):
+    name: str
+
+    def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return int(lookup(st, self.name))
+
+
+@attrs.frozen
+class OneCard(CardSet):
+    card_expr: CardExpr
+
+    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
+        return [self.card_expr.card(st, fr, cand)]
+
+
+@attrs.frozen
+class CardsUnder(CardSet):
+    card_expr: CardExpr
+
+    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
+        return list(st.cards[self.card_expr.card(st, fr, cand)].under)
+
+
+@attrs.frozen
+class Query(CardSet):
+    """Cards in some zones that pass every filter, in zone order, bottom to top."""
+
+    zones: tuple[ZoneExpr, ...]
+    facing: int  # -1 any, 0 face down, 1 face up
+    kind: str  # "" any
+    symbol: SymExpr | None
+    section: str
+    where: Cond | None
+
+    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
+        types = CURRENT.rules.cards
+        cards = st.cards
+        out: list[int] = []
+        facing = self.facing
+        kind = self.kind
+        sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
+        section = self.section
+        where = self.where
+        for z in self.zones:
+            for c in st.zones[z.key(st, fr, cand)]:
+                cs = cards[c]
+                if facing >= 0 and cs.up != bool(facing):
+                    continue
+                if kind or sym or section:
+                    t = types[cs.type]
+                    if kind and t.kind != kind:
+                        continue
+                    if sym and sym not in t.symbols:
+                        continue
+                    if section and section not in t.sections:
+                        continue
+                if where is not None and not where.test(st, fr, c):
+                    continue
+                out.append(c)
+        return out
+
+
+# ---- zones and symbols -------------------------------------------------------------
+
+
+@attrs.frozen
+class PlayerZone(ZoneExpr):
+    name: str
+    keys: tuple[str, ...]
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return self.keys[fr.player]
+
+
+@attrs.frozen
+class SharedZone(ZoneExpr):
+    name: str
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return self.name
+
+
+@attrs.frozen
+class ZoneVar(ZoneExpr):
+    name: str
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return str(lookup(st, self.name))
+
+
+@attrs.frozen
+class SymLit(SymExpr):
+    name: str
+
+    def sym(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return self.name
+
+
+# ---- conditions --------------------------------------------------------------------
+
+_OPS = {
+    "ge": lambda a, b: a >= b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "lt": lambda a, b: a < b,
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+}
+
+
+@attrs.frozen
+class Compare(Cond):
+    op: str
+    left: NumExpr
+    right: NumExpr
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        a = self.left.num(st, fr, cand)
+        b = self.right.num(st, fr, cand)
+        op = self.op
+        if op == "ge":
+            return a >= b
+        if op == "le":
+            return a <= b
+        return bool(_OPS[op](a, b))
+
+
+@attrs.frozen
+class IsZero(Cond):
+    value: NumExpr
+    negated: bool
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        return (self.value.num(st, fr, cand) == 0) != self.negated
+
+
+@attrs.frozen
+class IsFacing(Cond):
+    card_expr: CardExpr
+    up: bool
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        return st.cards[self.card_expr.card(st, fr, cand)].up == self.up
+
+
+@attrs.frozen
+class IsIn(Cond):
+    card_expr: CardExpr
+    zone: ZoneExpr
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        return st.cards[self.card_expr.card(st, fr, cand)].loc == self.zone.key(st, fr, cand)
+
+
+@attrs.frozen
+class NotCond(Cond):
+    cond: Cond
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        return not self.cond.test(st, fr, cand)
+
+
+@attrs.frozen
+class AllOf(Cond):
+    conds: tuple[Cond, ...]
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        return all(c.test(st, fr, cand) for c in self.conds)

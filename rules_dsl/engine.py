@@ -1,0 +1,74 @@
+"""The one decision API: everything a human, bot or test needs to play a game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from rules_dsl import interpreter, observation, serialize
+from rules_dsl.compiler import compile_packs
+from rules_dsl.errors import StateFormatError
+from rules_dsl.rules import Rules
+from rules_dsl.state import Decision, GameState
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILTIN_PACKS = {
+    "base": [ROOT / "cards"],
+    "microcosm": [ROOT / "expansions" / "microcosm"],
+    "escalation": [ROOT / "cards", ROOT / "expansions" / "escalation"],
+}
+
+
+def pack_paths(pack: str) -> list[str]:
+    """A built-in pack id, or folders separated by commas."""
+    if pack in BUILTIN_PACKS:
+        return [str(p) for p in BUILTIN_PACKS[pack]]
+    return pack.split(",")
+
+
+class Engine:
+    """Compiled rules plus the operations on their game states."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    @classmethod
+    def load(cls, paths: Iterable[str]) -> Engine:
+        return cls(compile_packs(list(paths)))
+
+    @classmethod
+    def for_pack(cls, pack: str) -> Engine:
+        return cls.load(pack_paths(pack))
+
+    def new_game(self, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
+        return interpreter.new_game(self.rules, players, seed, variants)
+
+    def decision(self, st: GameState) -> Decision | None:
+        """Who must decide what now, with every legal option; None when the game is over."""
+        return st.pending
+
+    def legal_options(self, st: GameState) -> list[str]:
+        return [] if st.pending is None else list(st.pending.options)
+
+    def apply(self, st: GameState, option: str) -> None:
+        interpreter.apply(self.rules, st, option)
+
+    def observe(self, st: GameState, player: int) -> dict[str, Any]:
+        return observation.observe(self.rules, st, player)
+
+    def replay(self, players: int, seed: int, variants: list[str] | None, log: list[str]) -> GameState:
+        return interpreter.replay(self.rules, players, seed, variants, log)
+
+    def to_json(self, st: GameState) -> str:
+        return serialize.to_json(st)
+
+    def from_json(self, text: str) -> GameState:
+        st = serialize.from_json(text)
+        problems = interpreter.check_state(self.rules, st)
+        if problems:
+            raise StateFormatError("inconsistent game state: " + "; ".join(problems[:5]))
+        return st
+
+    def check(self, st: GameState) -> list[str]:
+        return interpreter.check_state(self.rules, st)

@@ -1,0 +1,49 @@
+"""Compiled effects as an indented tree, for `rules-dsl cards CARD`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rules_dsl.effects.base import Effect
+
+_SKIP = {"eid", "text", "table"}
+
+
+def effect_tree(effect: Any, indent: int = 0, seen: set[int] | None = None) -> list[str]:
+    seen = set() if seen is None else seen
+    pad = "  " * indent
+    name = type(effect).__name__.lstrip("_")
+    if not attrs.has(type(effect)):
+        return [f"{pad}{effect!r}"]
+    if isinstance(effect, Effect):
+        if effect.eid in seen:
+            return [f"{pad}{name} #{effect.eid} (see above)"]
+        seen.add(effect.eid)
+    simple: list[str] = []
+    nested: list[tuple[str, Any]] = []
+    for f in attrs.fields(type(effect)):
+        if f.name in _SKIP:
+            continue
+        value = getattr(effect, f.name)
+        if isinstance(value, tuple) and value and all(attrs.has(type(x)) for x in value) or attrs.has(type(value)):
+            nested.append((f.name, value))
+        elif value not in (None, "", (), False, -1):
+            simple.append(f"{f.name}={value!r}")
+    head = f"{pad}{name}" + (f" #{effect.eid}" if isinstance(effect, Effect) else "")
+    if simple:
+        head += " " + " ".join(simple)
+    lines = [head]
+    for fname, value in nested:
+        if isinstance(value, tuple):
+            lines.append(f"{pad}  {fname}:")
+            for item in value:
+                lines.extend(effect_tree(item, indent + 2, seen))
+        else:
+            if type(value).__name__ == "_ProcRef":
+                lines.append(f"{pad}  {fname}: procedure #{value.eid}")
+                continue
+            lines.append(f"{pad}  {fname}:")
+            lines.extend(effect_tree(value, indent + 2, seen))
+    return lines

@@ -1,0 +1,181 @@
+"""Running compiled rules on a state: set-up, the step loop, applying a decision."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rules_dsl import rng
+from rules_dsl.effects.base import CURRENT
+from rules_dsl.errors import IllegalOption, RulesError, RulesLoopError
+from rules_dsl.rules import Rules
+from rules_dsl.state import CardState, Frame, GameState
+
+
+def resolve_params(rules: Rules, players: int, variants: Iterable[str]) -> dict[str, int]:
+    params: dict[str, int] = {"PLAYERS": players}
+    for name, value in rules.params.items():
+        if isinstance(value, dict):
+            if players not in value:
+                raise RulesError(f"parameter {name} has no value for {players} players")
+            params[name] = value[players]
+        else:
+            params[name] = value
+    for vname in variants:
+        variant = rules.variants.get(vname)
+        if variant is None:
+            known = ", ".join(sorted(rules.variants)) or "none"
+            raise RulesError(f"unknown variant {vname!r} (known: {known})")
+        for name, value in variant.params.items():
+            if isinstance(value, dict):
+                if players in value:
+                    params[name] = value[players]
+            else:
+                params[name] = value
+    return params
+
+
+def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
+    """A game at its first decision, after set-up."""
+    if not rules.min_players <= players <= rules.max_players:
+        raise RulesError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players}")
+    chosen = list(rules.default_variants if variants is None else variants)
+    params = resolve_params(rules, players, chosen)
+    zones: dict[str, list[int]] = {}
+    for z in rules.zones.values():
+        if z.per_player:
+            for p in range(players):
+                zones[z.key(p)] = []
+        else:
+            zones[z.name] = []
+    cards: list[CardState] = []
+    for t, ct in enumerate(rules.cards):
+        count = ct.count if isinstance(ct.count, int) else params[ct.count]
+        up = rules.zones[ct.zone].facing != "down"
+        for _ in range(count):
+            zones[ct.zone].append(len(cards))
+            cards.append(CardState(t, ct.zone, up))
+    counters = {
+        c.name: [c.start if isinstance(c.start, int) else params[c.start]] * players
+        for c in rules.counters.values()
+        if c.per_player
+    }
+    shared = {name: (v if isinstance(v, int) else params[v]) for name, v in rules.shared_counters.items()}
+    st = GameState(
+        packs=list(rules.packs),
+        variants=chosen,
+        players=players,
+        seed=seed,
+        rng=rng.seed_state(seed),
+        params=params,
+        cards=cards,
+        zones=zones,
+        counters=counters,
+        shared=shared,
+    )
+    st.frames.append(Frame(rules.game_loop, 0, -1, 0, {}, None))
+    if rules.setup >= 0:
+        st.frames.append(Frame(rules.setup, 0, -1, 0, {}, None))
+    run(rules, st)
+    return st
+
+
+def run(rules: Rules, st: GameState) -> None:
+    """Step effects until a player must decide or the game is over."""
+    CURRENT.rules = rules
+    effects = rules.effects
+    frames = st.frames
+    limit = rules.step_limit
+    steps = 0
+    while frames and st.pending is None:
+        fr = frames[-1]
+        effects[fr.eid].step(st, fr)
+        steps += 1
+        if steps > limit:
+            raise RulesLoopError(_loop_message(rules, st))
+
+
+def _loop_message(rules: Rules, st: GameState) -> str:
+    for fr in reversed(st.frames):
+        if fr.src >= 0:
+            card = rules.cards[st.cards[fr.src].type]
+            return (
+                f"card {card.id!r} ({card.name}) ran {rules.step_limit} steps without a decision: "
+                "its effects never finish"
+            )
+    texts = [rules.effects[fr.eid].text for fr in st.frames[-3:]]
+    return f"the rules ran {rules.step_limit} steps without a decision (in: {' / '.join(texts)})"
+
+
+def apply(rules: Rules, st: GameState, option: str) -> None:
+    """Apply one legal option. An illegal one raises IllegalOption and changes nothing."""
+    d = st.pending
+    if d is None:
+        raise IllegalOption("the game is over: there is nothing to decide" if st.over else "no decision is pending")
+    try:
+        index = d.options.index(option)
+    except ValueError:
+        legal = ", ".join(repr(o) for o in d.options)
+        raise IllegalOption(
+            f"{option!r} is not a legal option now. Player {d.player + 1} must {d.prompt} ({d.source}); "
+            f"legal options: {legal}"
+        ) from None
+    st.pending = None
+    st.log.append(option)
+    fr = st.frames[-1]
+    CURRENT.rules = rules
+    rules.effects[fr.eid].resume(st, fr, d.values[index])
+    run(rules, st)
+
+
+def replay(rules: Rules, players: int, seed: int, variants: list[str] | None, log: list[str]) -> GameState:
+    st = new_game(rules, players, seed, variants)
+    for option in log:
+        apply(rules, st, option)
+    return st
+
+
+def check_state(rules: Rules, st: GameState) -> list[str]:
+    """Problems with a state's consistency (for loaded files and property tests)."""
+    problems: list[str] = []
+    where: dict[int, str] = {}
+
+    def place(card: int, loc: str) -> None:
+        if not 0 <= card < len(st.cards):
+            problems.append(f"{loc} holds card {card}, which does not exist")
+            return
+        if card in where:
+            problems.append(f"card {card} is in two places: {where[card]} and {loc}")
+        where[card] = loc
+        if st.cards[card].loc != loc:
+            problems.append(f"card {card} is in {loc} but says it is in {st.cards[card].loc}")
+
+    for key, cards in st.zones.items():
+        for c in cards:
+            place(c, key)
+    for i, cs in enumerate(st.cards):
+        for c in cs.under:
+            place(c, f"^{i}")
+        if not 0 <= cs.type < len(rules.cards):
+            problems.append(f"card {i} has unknown type {cs.type}")
+    for i in range(len(st.cards)):
+        if i not in where:
+            problems.append(f"card {i} is nowhere")
+    for name, values in st.counters.items():
+        for p, value in enumerate(values):
+            if value < 0:
+                problems.append(f"counter {name} of player {p} is negative ({value})")
+    for name, value in st.shared.items():
+        if value < 0:
+            problems.append(f"counter {name} is negative ({value})")
+    for fr in st.frames:
+        if not 0 <= fr.eid < len(rules.effects):
+            problems.append(f"a frame names unknown effect {fr.eid}")
+    return problems
+
+
+def decision_summary(st: GameState) -> dict[str, Any] | None:
+    d = st.pending
+    if d is None:
+        return None
+    return {"player": d.player, "prompt": d.prompt, "source": d.source, "options": list(d.options)}

@@ -1,0 +1,61 @@
+"""What one player may see of a state: hidden zones as counts, face-down cards as backs.
+
+Hidden: other players' hands and private zones, every deck's order and content, the
+fronts of face-down cards the player does not own, and other players' pending options.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_dsl.effects.base import CURRENT
+from rules_dsl.rules import Rules
+from rules_dsl.state import GameState
+
+
+def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
+    CURRENT.rules = rules
+    zones: dict[str, Any] = {}
+    for key, cards in st.zones.items():
+        name, _, seat = key.partition(".")
+        zt = rules.zones[name]
+        owner = int(seat) if seat else -1
+        if zt.visibility == "hidden" or (zt.visibility == "owner" and owner != player):
+            zones[key] = {"count": len(cards)}
+        else:
+            zones[key] = [_card_view(rules, st, c, owner == player) for c in cards]
+    d = st.pending
+    decision = None
+    if d is not None and d.player == player:
+        decision = {"prompt": d.prompt, "source": d.source, "options": list(d.options)}
+    return {
+        "player": player,
+        "players": st.players,
+        "active": st.active,
+        "turn": st.turn,
+        "round": st.round,
+        "phase": st.phase,
+        "counters": {k: list(v) for k, v in st.counters.items()},
+        "shared": dict(st.shared),
+        "zones": zones,
+        "decision": decision,
+        "waiting_for": None if d is None else d.player,
+        "over": st.over,
+        "scores": list(st.scores),
+        "winners": list(st.winners),
+    }
+
+
+def _card_view(rules: Rules, st: GameState, card: int, mine: bool) -> dict[str, Any]:
+    cs = st.cards[card]
+    ct = rules.cards[cs.type]
+    view: dict[str, Any]
+    if cs.up or mine:
+        view = {"id": card, "card": ct.id, "up": cs.up}
+    else:
+        view = {"hidden": True, "kind": ct.kind, "back": {p: ct.props[p] for p in ct.public_props}}
+    if cs.under:
+        view["under"] = [_card_view(rules, st, c, mine) for c in cs.under]
+    if cs.tokens:
+        view["tokens"] = list(cs.tokens)
+    return view

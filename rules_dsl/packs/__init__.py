@@ -1,0 +1,1 @@
+"""Reading pack folders: YAML files with the position of every value."""

@@ -1,0 +1,383 @@
+"""Card text -> syntax tree. One LALR parser, built once, for every pack."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import lark
+from lark import Token, Transformer, v_args
+
+from rules_dsl import ast
+from rules_dsl.errors import DslSyntaxError
+
+GRAMMAR = Path(__file__).with_name("grammar") / "effects.lark"
+
+# Printable names of the grammar's terminals, for "expected one of" in error messages.
+_TERMINAL_WORDS = {
+    "SEMICOLON": "';'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COLON": "':'",
+    "NAME": "a name",
+    "VAR": "a variable such as X",
+    "INT": "a number",
+    "SECTION": "a section label such as ACTION:",
+    "FACING": "face-up or face-down",
+    "CARD_WORD": "card or cards",
+    "SYMBOL_WORD": "symbol or symbols",
+    "PLAYERS": "player or opponent",
+    "$END": "end of text",
+    "__ANON_0": "'s",
+}
+
+
+@lru_cache(maxsize=1)
+def _lark() -> lark.Lark:
+    return lark.Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        start=["start", "condition", "expression"],
+        maybe_placeholders=False,
+    )
+
+
+def _pos(meta: Any) -> ast.Pos:
+    if getattr(meta, "empty", True):
+        return ast.Pos(1, 1)
+    return ast.Pos(meta.line, meta.column, max(1, meta.end_column - meta.column))
+
+
+def _tpos(tok: Token) -> ast.Pos:
+    return ast.Pos(tok.line or 1, tok.column or 1, len(str(tok)))
+
+
+def _expected_words(expected: set[str]) -> list[str]:
+    words = []
+    for term in sorted(expected):
+        if term in _TERMINAL_WORDS:
+            words.append(_TERMINAL_WORDS[term])
+        elif term.isupper() and term.isalpha():
+            words.append(term.lower())
+        else:
+            try:
+                pattern = _lark().get_terminal(term).pattern.value
+                words.append(f"'{pattern}'")
+            except KeyError:
+                words.append(term.lower())
+    return sorted(set(words))
+
+
+def parse(text: str, start: str = "start") -> Any:
+    """Parse card text (start), a condition or an expression into the syntax tree."""
+    try:
+        tree = _lark().parse(text, start=start)
+    except lark.exceptions.UnexpectedCharacters as exc:
+        raise DslSyntaxError(
+            f"unexpected character {text[exc.pos_in_stream]!r}",
+            exc.line,
+            exc.column,
+            expected=_expected_words(set(exc.allowed or ())),
+        ) from None
+    except lark.exceptions.UnexpectedToken as exc:
+        tok = exc.token
+        what = "end of text" if tok.type == "$END" else f"word {str(tok)!r}"
+        raise DslSyntaxError(
+            f"unexpected {what}",
+            tok.line if tok.line is not None else text.count("\n") + 1,
+            tok.column if tok.column is not None else 1,
+            expected=_expected_words(set(exc.expected)),
+            width=max(1, len(str(tok))),
+        ) from None
+    except lark.exceptions.UnexpectedEOF as exc:
+        raise DslSyntaxError(
+            "unexpected end of text",
+            text.count("\n") + 1,
+            len(text.rsplit("\n", 1)[-1]) + 1,
+            expected=_expected_words(set(exc.expected)),
+        ) from None
+    return _ToAst(text).transform(tree)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    # -- top level
+    def sections(self, meta: Any, ch: list[Any]) -> tuple[ast.Section, ...]:
+        return tuple(ch)
+
+    def script(self, meta: Any, ch: list[Any]) -> ast.Block:
+        return ch[0]  # type: ignore[no-any-return]
+
+    def condition(self, meta: Any, ch: list[Any]) -> Any:
+        return ch[0]
+
+    def expression(self, meta: Any, ch: list[Any]) -> Any:
+        return ch[0]
+
+    def section(self, meta: Any, ch: list[Any]) -> ast.Section:
+        label = str(ch[0])[:-1]
+        return ast.Section(label, ch[1], _tpos(ch[0]))
+
+    def block(self, meta: Any, ch: list[Any]) -> ast.Block:
+        text = ""
+        if not getattr(meta, "empty", True):
+            text = self.text[meta.start_pos : meta.end_pos]
+        return ast.Block(tuple(ch), _pos(meta), " ".join(text.split()))
+
+    # -- statements
+    def _wrapped(self, meta: Any, ch: list[Any]) -> ast.Block:
+        text = self.text[meta.start_pos : meta.end_pos].strip()
+        if isinstance(ch[0], ast.Block):
+            if text.startswith("(") and text.endswith(")"):
+                text = text[1:-1].strip()
+            return ast.Block(ch[0].stmts, _pos(meta), " ".join(text.split()))
+        return ast.Block((ch[0],), _pos(meta), " ".join(text.split()))
+
+    alt = _wrapped
+    body = _wrapped
+
+    def alternatives(self, meta: Any, ch: list[Any]) -> ast.Alternatives:
+        return ast.Alternatives(tuple(ch), _pos(meta))
+
+    def may(self, meta: Any, ch: list[Any]) -> ast.May:
+        return ast.May(ch[0], _pos(meta))
+
+    def if_(self, meta: Any, ch: list[Any]) -> ast.If:
+        return ast.If(ch[0], ch[1], ch[2] if len(ch) > 2 else None, _pos(meta))
+
+    def repeat(self, meta: Any, ch: list[Any]) -> ast.Repeat:
+        return ast.Repeat("repeat", ch[0], None, ch[1], _pos(meta))
+
+    def up_to(self, meta: Any, ch: list[Any]) -> ast.Repeat:
+        return ast.Repeat("up_to", ch[0], None, ch[1], _pos(meta))
+
+    def any_times(self, meta: Any, ch: list[Any]) -> ast.Repeat:
+        return ast.Repeat("any", None, None, ch[0], _pos(meta))
+
+    def while_(self, meta: Any, ch: list[Any]) -> ast.Repeat:
+        return ast.Repeat("while", None, ch[0], ch[1], _pos(meta))
+
+    def for_players(self, meta: Any, ch: list[Any]) -> ast.ForPlayers:
+        return ast.ForPlayers(str(ch[0]), _pos(meta), ch[-1])
+
+    def order(self, meta: Any, ch: list[Any]) -> str:
+        return "turn order"
+
+    def for_cards(self, meta: Any, ch: list[Any]) -> ast.ForCards:
+        bind = ch[1] if len(ch) == 3 else "it"
+        return ast.ForCards(ch[0], bind, ch[-1], _pos(meta))
+
+    def bind(self, meta: Any, ch: list[Any]) -> str:
+        return str(ch[-1])
+
+    def article(self, meta: Any, ch: list[Any]) -> None:
+        return None
+
+    def choose_card(self, meta: Any, ch: list[Any]) -> ast.ChooseCard:
+        ch = [c for c in ch if c is not None]
+        bind = ch[1] if len(ch) > 1 else "it"
+        return ast.ChooseCard(ch[0], bind, _pos(meta))
+
+    def choose_zone(self, meta: Any, ch: list[Any]) -> ast.ChooseZone:
+        ch = [c for c in ch if c is not None]
+        bind = ch[1] if len(ch) > 1 else "it"
+        return ast.ChooseZone(str(ch[0]), bind, _pos(meta))
+
+    def move(self, meta: Any, ch: list[Any]) -> ast.Move:
+        facing = ch[2] if len(ch) > 2 else ""
+        return ast.Move(ch[0], ch[1], facing, _pos(meta))
+
+    def face_up(self, meta: Any, ch: list[Any]) -> str:
+        return "up"
+
+    def face_down(self, meta: Any, ch: list[Any]) -> str:
+        return "down"
+
+    def tuck(self, meta: Any, ch: list[Any]) -> ast.Tuck:
+        return ast.Tuck(ch[0], ch[1], _pos(meta))
+
+    def flip(self, meta: Any, ch: list[Any]) -> ast.Flip:
+        return ast.Flip(ch[0], ch[1], _pos(meta))
+
+    def draw(self, meta: Any, ch: list[Any]) -> ast.Draw:
+        return ast.Draw(ch[0], _pos(meta))
+
+    def shuffle(self, meta: Any, ch: list[Any]) -> ast.Shuffle:
+        return ast.Shuffle(ch[0], _pos(meta))
+
+    def gain(self, meta: Any, ch: list[Any]) -> ast.CounterChange:
+        return ast.CounterChange("gain", ch[0], str(ch[1]), _pos(meta))
+
+    def lose(self, meta: Any, ch: list[Any]) -> ast.CounterChange:
+        return ast.CounterChange("lose", ch[0], str(ch[1]), _pos(meta))
+
+    def pay(self, meta: Any, ch: list[Any]) -> ast.CounterChange:
+        return ast.CounterChange("pay", ch[0], str(ch[1]), _pos(meta))
+
+    def fill_slot(self, meta: Any, ch: list[Any]) -> ast.FillSlot:
+        return ast.FillSlot([c for c in ch if c is not None][0], _pos(meta))
+
+    def take_token(self, meta: Any, ch: list[Any]) -> ast.TakeToken:
+        return ast.TakeToken([c for c in ch if c is not None][0], _pos(meta))
+
+    def let(self, meta: Any, ch: list[Any]) -> ast.Let:
+        return ast.Let(str(ch[0]), ch[1], _pos(meta))
+
+    def do_section(self, meta: Any, ch: list[Any]) -> ast.DoSection:
+        card, section = ch[0]
+        return ast.DoSection(card, section, _pos(meta))
+
+    def its_section(self, meta: Any, ch: list[Any]) -> tuple[Any, str]:
+        return ast.It(_pos(meta)), str(ch[0])
+
+    def poss_section(self, meta: Any, ch: list[Any]) -> tuple[Any, str]:
+        return ast.Ref("the", str(ch[0]), _tpos(ch[0])), str(ch[1])
+
+    def this_section(self, meta: Any, ch: list[Any]) -> tuple[Any, str]:
+        return ast.ThisCard(_pos(meta)), str(ch[0])
+
+    def nothing(self, meta: Any, ch: list[Any]) -> ast.Nothing:
+        return ast.Nothing(_pos(meta))
+
+    def call(self, meta: Any, ch: list[Any]) -> ast.Call:
+        name = ch[0]
+        arg = None
+        noun = ""
+        for c in ch[1:]:
+            if isinstance(c, Token) and c.type == "NAME":
+                noun = str(c)
+            else:
+                arg = c
+        return ast.Call(str(name), arg, noun, _tpos(name))
+
+    # -- queries and cards
+    def query(self, meta: Any, ch: list[Any]) -> ast.Query:
+        facing = ""
+        rest = list(ch)
+        if isinstance(rest[0], Token) and rest[0].type == "FACING":
+            facing = str(rest.pop(0))
+        noun = rest.pop(0)
+        zones = rest.pop(0)
+        return ast.Query(facing, noun, zones, tuple(rest), _pos(meta))
+
+    def query_tail(self, meta: Any, ch: list[Any]) -> ast.Query:
+        return ch[0]  # type: ignore[no-any-return]
+
+    def noun(self, meta: Any, ch: list[Any]) -> str:
+        return str(ch[0])
+
+    def zones(self, meta: Any, ch: list[Any]) -> tuple[ast.Ref, ...]:
+        return tuple(ch)
+
+    def with_symbol(self, meta: Any, ch: list[Any]) -> ast.WithSymbol:
+        ch = [c for c in ch if c is not None]
+        return ast.WithSymbol(ch[0], _pos(meta))
+
+    def with_section(self, meta: Any, ch: list[Any]) -> ast.WithSection:
+        return ast.WithSection(str(ch[0]), _pos(meta))
+
+    def where(self, meta: Any, ch: list[Any]) -> ast.Where:
+        return ast.Where(ch[0], _pos(meta))
+
+    def one_card(self, meta: Any, ch: list[Any]) -> Any:
+        return ch[0]
+
+    def top_cards(self, meta: Any, ch: list[Any]) -> ast.TopCards:
+        count = ch[0] if len(ch) == 3 else None
+        return ast.TopCards(count, ch[-1], _pos(meta))
+
+    def all_cards(self, meta: Any, ch: list[Any]) -> ast.AllCards:
+        return ast.AllCards(ch[-1], _pos(meta))
+
+    def cards_under(self, meta: Any, ch: list[Any]) -> ast.CardsUnder:
+        return ast.CardsUnder(ch[-1], _pos(meta))
+
+    def it(self, meta: Any, ch: list[Any]) -> ast.It:
+        return ast.It(_pos(meta))
+
+    def this_card(self, meta: Any, ch: list[Any]) -> ast.ThisCard:
+        return ast.ThisCard(_pos(meta))
+
+    def your_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("your", str(ch[0]), _tpos(ch[0]))
+
+    def the_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("the", str(ch[0]), _tpos(ch[0]))
+
+    def its_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("its", str(ch[0]), _tpos(ch[0]))
+
+    def poss_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("poss", str(ch[1]), _tpos(ch[1]), possessor=str(ch[0]))
+
+    def this_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("this", str(ch[0]), _tpos(ch[0]))
+
+    def symbol_name(self, meta: Any, ch: list[Any]) -> ast.SymbolName:
+        return ast.SymbolName(str(ch[0]), _tpos(ch[0]))
+
+    # -- conditions
+    def all_of(self, meta: Any, ch: list[Any]) -> Any:
+        return ch[0] if len(ch) == 1 else ast.AllOf(tuple(ch), _pos(meta))
+
+    def not_(self, meta: Any, ch: list[Any]) -> ast.Not:
+        return ast.Not(ch[0], _pos(meta))
+
+    def _cmp(op: str) -> Any:  # type: ignore[misc]  # noqa: N805
+        def build(self: Any, meta: Any, ch: list[Any]) -> ast.Compare:
+            return ast.Compare(op, ch[0], ch[1], _pos(meta))
+
+        return build
+
+    ge = _cmp("ge")
+    le = _cmp("le")
+    gt = _cmp("gt")
+    lt = _cmp("lt")
+    eq = _cmp("eq")
+    ne = _cmp("ne")
+
+    def is_empty(self, meta: Any, ch: list[Any]) -> ast.IsEmpty:
+        return ast.IsEmpty(ch[0], False, _pos(meta))
+
+    def not_empty(self, meta: Any, ch: list[Any]) -> ast.IsEmpty:
+        return ast.IsEmpty(ch[0], True, _pos(meta))
+
+    def is_facing(self, meta: Any, ch: list[Any]) -> ast.IsFacing:
+        return ast.IsFacing(ch[0], str(ch[1]), _pos(meta))
+
+    def is_in(self, meta: Any, ch: list[Any]) -> ast.IsIn:
+        return ast.IsIn(ch[0], ch[1], _pos(meta))
+
+    # -- expressions
+    def add(self, meta: Any, ch: list[Any]) -> ast.Arith:
+        return ast.Arith("plus", ch[0], ch[1], _pos(meta))
+
+    def sub(self, meta: Any, ch: list[Any]) -> ast.Arith:
+        return ast.Arith("minus", ch[0], ch[1], _pos(meta))
+
+    def number(self, meta: Any, ch: list[Any]) -> ast.Number:
+        return ast.Number(int(ch[0]), _tpos(ch[0]))
+
+    def var(self, meta: Any, ch: list[Any]) -> ast.Var:
+        return ast.Var(str(ch[0]), _tpos(ch[0]))
+
+    def total(self, meta: Any, ch: list[Any]) -> ast.Total:
+        return ast.Total(str(ch[0]), ch[1], _pos(meta))
+
+    def count_cards(self, meta: Any, ch: list[Any]) -> ast.CountCards:
+        return ast.CountCards(ch[0], _pos(meta))
+
+    def count_symbols(self, meta: Any, ch: list[Any]) -> ast.CountSymbols:
+        return ast.CountSymbols(ch[0], ch[-1], _pos(meta))
+
+    def count_empty(self, meta: Any, ch: list[Any]) -> ast.CountEmpty:
+        return ast.CountEmpty(str(ch[0]), _tpos(ch[0]))
+
+    def count_tokens(self, meta: Any, ch: list[Any]) -> ast.CountTokens:
+        return ast.CountTokens(ch[0], _pos(meta))

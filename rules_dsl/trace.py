@@ -1,0 +1,103 @@
+"""Readable transcripts of games: every decision with its options and the choice made.
+
+Golden playthroughs are such transcripts. Replaying the choices of a transcript must
+give the same transcript again, so any change to the rules' behaviour shows up as a diff.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rules_dsl.engine import Engine
+from rules_dsl.state import GameState
+
+CHOICE = re.compile(r"^\s+-> (.*)$")
+
+
+def describe_state(engine: Engine, st: GameState) -> list[str]:
+    rules = engine.rules
+    lines = []
+    counters = ", ".join(f"{k} {v}" for k, v in st.counters.items())
+    shared = ", ".join(f"{k} {v}" for k, v in st.shared.items())
+    lines.append(f"  counters: {counters}; {shared}")
+    for p in range(st.players):
+        parts = []
+        for name, zt in rules.zones.items():
+            if not zt.per_player:
+                continue
+            cards = st.zones[zt.key(p)]
+            if not cards:
+                continue
+            if name in (rules.draw_from,):
+                parts.append(f"{name} {len(cards)}")
+                continue
+            shown = []
+            for c in cards:
+                cs = st.cards[c]
+                label = rules.cards[cs.type].id
+                extra = []
+                if not cs.up:
+                    extra.append("down")
+                if cs.under:
+                    extra.append(f"{len(cs.under)} under")
+                if cs.tokens:
+                    extra.append("+".join(cs.tokens))
+                shown.append(label + (f"({', '.join(extra)})" if extra else ""))
+            parts.append(f"{name}: {' '.join(shown)}")
+        lines.append(f"  player {p + 1}: " + "; ".join(parts))
+    return lines
+
+
+def transcript(
+    engine: Engine,
+    players: int,
+    seed: int,
+    variants: list[str] | None,
+    choose: Callable[[GameState], str],
+    header: str = "",
+) -> str:
+    st = engine.new_game(players, seed, variants)
+    out = [
+        f"# {header or 'playthrough'}",
+        f"# packs: {', '.join(st.packs)}; players: {players}; seed: {seed}; variants: {', '.join(st.variants) or '-'}",
+        "after set-up:",
+        *describe_state(engine, st),
+    ]
+    turn = -1
+    while st.pending is not None:
+        if st.turn != turn:
+            turn = st.turn
+            out.append(f"turn {turn + 1} (round {st.round + 1}), player {st.active + 1}")
+        d = st.pending
+        out.append(f"  [{st.phase}] player {d.player + 1}: {d.prompt} ({d.source})")
+        out.append("    options: " + " | ".join(d.options))
+        option = choose(st)
+        out.append(f"    -> {option}")
+        engine.apply(st, option)
+        if st.turn != turn:
+            out.extend(describe_state(engine, st))
+    out.append(f"game over after {st.turn} turns: {st.end_trigger or 'no trigger'}")
+    out.append(
+        "scores: "
+        + ", ".join(f"player {p + 1} {s} (tie-break {t})" for p, (s, t) in enumerate(zip(st.scores, st.tiebreaks)))
+    )
+    out.append("winners: " + ", ".join(f"player {w + 1}" for w in st.winners))
+    return "\n".join(out) + "\n"
+
+
+def random_chooser(seed: int) -> Callable[[GameState], str]:
+    """The random bot used for playthroughs and golden games: its seed is the game's."""
+    from rules_dsl.bots.random_bot import RandomBot
+
+    bot = RandomBot(seed * 1009)
+
+    def choose(st: GameState) -> str:
+        assert st.pending is not None
+        return bot.choose(st.pending)
+
+    return choose
+
+
+def choices_of(text: str) -> list[str]:
+    return [m.group(1) for line in text.splitlines() if (m := CHOICE.match(line))]
