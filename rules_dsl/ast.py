@@ -235,6 +235,7 @@ class ChooseCard:
     query: Query
     bind: str
     pos: Pos
+    text: str = ""
 
 
 @attrs.frozen
@@ -242,6 +243,7 @@ class ChooseZone:
     group: str
     bind: str
     pos: Pos
+    text: str = ""
 
 
 @attrs.frozen
@@ -303,12 +305,14 @@ class CounterChange:
 class FillSlot:
     query: Query
     pos: Pos
+    text: str = ""
 
 
 @attrs.frozen
 class TakeToken:
     query: Query
     pos: Pos
+    text: str = ""
 
 
 @attrs.frozen

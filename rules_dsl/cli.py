@@ -105,15 +105,11 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
-    from rules_dsl.bots.random_bot import RandomBot
-    from rules_dsl.trace import transcript
+    from rules_dsl.trace import random_chooser, transcript
 
     engine = _engine(args.pack)
-    bot = RandomBot(args.seed * 1009)
     variants = None if args.variant is None else list(args.variant)
-    text = transcript(
-        engine, args.players, args.seed, variants, lambda st: bot.choose(st.pending), "random playthrough"
-    )  # type: ignore[arg-type]
+    text = transcript(engine, args.players, args.seed, variants, random_chooser(args.seed), "random playthrough")
     sys.stdout.write(text)
     return 0
 

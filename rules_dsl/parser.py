@@ -130,6 +130,9 @@ class _ToAst(Transformer[Token, Any]):
             text = self.text[meta.start_pos : meta.end_pos]
         return ast.Block(tuple(ch), _pos(meta), " ".join(text.split()))
 
+    def _src(self, meta: Any) -> str:
+        return " ".join(self.text[meta.start_pos : meta.end_pos].split())
+
     # -- statements
     def _wrapped(self, meta: Any, ch: list[Any]) -> ast.Block:
         text = self.text[meta.start_pos : meta.end_pos].strip()
@@ -182,12 +185,12 @@ class _ToAst(Transformer[Token, Any]):
     def choose_card(self, meta: Any, ch: list[Any]) -> ast.ChooseCard:
         ch = [c for c in ch if c is not None]
         bind = ch[1] if len(ch) > 1 else "it"
-        return ast.ChooseCard(ch[0], bind, _pos(meta))
+        return ast.ChooseCard(ch[0], bind, _pos(meta), self._src(meta))
 
     def choose_zone(self, meta: Any, ch: list[Any]) -> ast.ChooseZone:
         ch = [c for c in ch if c is not None]
         bind = ch[1] if len(ch) > 1 else "it"
-        return ast.ChooseZone(str(ch[0]), bind, _pos(meta))
+        return ast.ChooseZone(str(ch[0]), bind, _pos(meta), self._src(meta))
 
     def move(self, meta: Any, ch: list[Any]) -> ast.Move:
         facing = ch[2] if len(ch) > 2 else ""
@@ -221,10 +224,10 @@ class _ToAst(Transformer[Token, Any]):
         return ast.CounterChange("pay", ch[0], str(ch[1]), _pos(meta))
 
     def fill_slot(self, meta: Any, ch: list[Any]) -> ast.FillSlot:
-        return ast.FillSlot([c for c in ch if c is not None][0], _pos(meta))
+        return ast.FillSlot([c for c in ch if c is not None][0], _pos(meta), self._src(meta))
 
     def take_token(self, meta: Any, ch: list[Any]) -> ast.TakeToken:
-        return ast.TakeToken([c for c in ch if c is not None][0], _pos(meta))
+        return ast.TakeToken([c for c in ch if c is not None][0], _pos(meta), self._src(meta))
 
     def let(self, meta: Any, ch: list[Any]) -> ast.Let:
         return ast.Let(str(ch[0]), ch[1], _pos(meta))

@@ -158,10 +158,9 @@ class StatementCompiler:
         q = self.query(node.query)
         return self.add(
             choices.ChooseCard,
-            text=f"choose a {node.query.noun}",
+            text=node.text,
             query=q,
             name=node.bind,
-            prompt=f"choose a {node.query.noun}",
             optional=bool(optional),
             pass_label=optional or "pass",
         )
@@ -177,7 +176,7 @@ class StatementCompiler:
     def s_ChooseZone(self, node: ast.ChooseZone, optional: str) -> Effect:
         return self.add(
             choices.ChooseZone,
-            text=f"choose a {node.group}",
+            text=node.text,
             zones=self.group(node.group, node.pos),
             name=node.bind,
             optional=bool(optional),
@@ -239,7 +238,7 @@ class StatementCompiler:
     def s_FillSlot(self, node: ast.FillSlot, optional: str) -> Effect:
         return self.add(
             choices.FillSlot,
-            text="fill a slot",
+            text=node.text,
             query=self.query(node.query),
             optional=bool(optional),
             pass_label=optional or "pass",
@@ -248,7 +247,7 @@ class StatementCompiler:
     def s_TakeToken(self, node: ast.TakeToken, optional: str) -> Effect:
         return self.add(
             choices.TakeToken,
-            text="remove a token",
+            text=node.text,
             query=self.query(node.query),
             optional=bool(optional),
             pass_label=optional or "pass",

@@ -134,6 +134,13 @@ def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
     return True
 
 
+def source_of(st: GameState, fr: Frame) -> str:
+    """Where a decision comes from: the card whose text asks, or the phase."""
+    if fr.src >= 0:
+        return CURRENT.rules.cards[st.cards[fr.src].type].name
+    return f"{st.phase} phase"
+
+
 def card_label(st: GameState, card: int) -> str:
     return CURRENT.rules.cards[st.cards[card].type].id
 

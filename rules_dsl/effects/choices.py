@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import CURRENT, Effect, bind, push
+from rules_dsl.effects.base import CURRENT, Effect, bind, push, source_of
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet
 from rules_dsl.state import Decision, Frame, GameState
@@ -48,7 +48,6 @@ class ChooseCard(Guard):
     text: str
     query: CardSet
     name: str
-    prompt: str
     optional: bool = False
     pass_label: str = "pass"
 
@@ -65,7 +64,7 @@ class ChooseCard(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append(-1)
-        st.pending = Decision(fr.player, self.prompt, ids, values, self.text)
+        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if value < 0:
@@ -108,7 +107,7 @@ class ChooseZone(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append("")
-        st.pending = Decision(fr.player, "choose a pile", ids, values, self.text)
+        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if not value:
@@ -156,7 +155,7 @@ class FillSlot(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append(None)
-        st.pending = Decision(fr.player, "choose a slot to fill", ids, values, self.text)
+        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if value is None:
@@ -204,7 +203,7 @@ class TakeToken(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append(None)
-        st.pending = Decision(fr.player, "choose a token to remove", ids, values, self.text)
+        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if value is None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import Effect, bind, push
+from rules_dsl.effects.base import Effect, bind, push, source_of
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.state import Decision, Frame, GameState
 
@@ -155,7 +155,7 @@ class Ask(Guard):
             st.failed = True
             st.frames.pop()
             return
-        st.pending = Decision(fr.player, self.text, [self.yes, self.no], [True, False], self.text)
+        st.pending = Decision(fr.player, self.text, [self.yes, self.no], [True, False], source_of(st, fr))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if not value:
