@@ -365,7 +365,8 @@ def _compare_cards(engine: Engine, st: GameState, key: str, value: Any, where: s
     ok = not missing and not extra
     detail = ""
     if not ok:
-        detail = f"expected {sorted(want)}, got {sorted(got_full)}"
+        shown = got_full if any(full) else got_short
+        detail = f"expected {sorted(want)}, got {sorted(shown)}"
     return Check(where, ok, detail)
 
 
