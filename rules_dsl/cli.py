@@ -86,6 +86,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(exc.render(), file=sys.stderr)
         return 1
     folders = ", ".join(str(p) for p in find_pack_folders(args.paths))
+    for line in rules.overrides:
+        print(f"overridden: {line}")
     print(f"ok: {folders}: {len(rules.cards)} cards, {len(rules.effects)} effects, packs {', '.join(rules.packs)}")
     return 0
 

@@ -84,4 +84,5 @@ class Rules:
     tiebreak: NumExpr
     draw_from: str
     draw_to: str
+    overrides: tuple[str, ...] = ()  # what later packs replaced, for the loader's report
     step_limit: int = 20000

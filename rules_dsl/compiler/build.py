@@ -107,6 +107,10 @@ class _Builder:
         for src in sources:
             for key, located in src.sections.items():
                 self.parts.setdefault(key, []).append(located)
+        for key in ("setup", "turn", "game-end", "scoring", "default-variants"):
+            found = self.parts.get(key, [])
+            if len(found) > 1:
+                self.overridden.append(f"{key} ({found[-2].loc.file} -> {found[-1].loc.file})")
 
     def last(self, key: str) -> Located | None:
         found = self.parts.get(key)
@@ -168,6 +172,7 @@ class _Builder:
             tiebreak=tiebreak,
             draw_from=voc.draw[0],
             draw_to=voc.draw[1],
+            overrides=tuple(self.overridden),
         )
 
     def player_range(self) -> tuple[int, int]:
@@ -325,6 +330,8 @@ class _Builder:
             for name, text in part.value.items():
                 t = Located(text, Loc(part.loc.file, *self._text_loc(part.value, name, part.loc)))
                 tree = self.parse_text(t, "start")
+                if str(name) in self._proc_trees:
+                    self.overridden.append(f"procedure {name} ({self._proc_trees[str(name)][1].file} -> {t.loc.file})")
                 if tree is not None:
                     self._proc_trees[str(name)] = (tree, t.loc)
                     texts.append(_Text(tree, t.loc))

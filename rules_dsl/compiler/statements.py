@@ -135,7 +135,14 @@ class StatementCompiler:
         body = self.body(node.body, "done" if kind in ("up_to", "any") else "")
         count = self.num(node.count) if node.count is not None else None
         cond = self.cond(node.cond) if node.cond is not None else None
-        return self.add(control.Loop, text=f"{kind} {_text(node.body)}", body=body, count=count, cond=cond)
+        return self.add(
+            control.Loop,
+            text=f"{kind} {_text(node.body)}",
+            body=body,
+            count=count,
+            cond=cond,
+            at_most=kind in ("up_to", "any"),
+        )
 
     def s_ForPlayers(self, node: ast.ForPlayers, optional: str) -> Effect:
         return self.add(
@@ -282,6 +289,8 @@ class StatementCompiler:
         if node.noun and node.noun not in self._nouns():
             raise unknown("word", node.noun, _after(node.pos, node.noun), self._nouns())
         arg = self.num(node.arg) if node.arg is not None else None
+        if isinstance(arg, v.Num) and arg.value == 1 and not uses_n:
+            return self.add(control.Call, text=_call_text(node), proc=_ProcRef(eid, self.effects), arg=None)
         if arg is not None and not uses_n:
             # "attack 2 planets" with a procedure for one attack: do it that many times
             once = self.add(control.Call, text=node.name, proc=_ProcRef(eid, self.effects), arg=None)

@@ -217,6 +217,7 @@ class Loop(Effect):
     body: Effect
     count: NumExpr | None
     cond: Cond | None
+    at_most: bool = False  # "up to N times" / "any number of times": zero rounds is fine
 
     def step(self, st: GameState, fr: Frame) -> None:
         if st.failed:
@@ -234,6 +235,8 @@ class Loop(Effect):
         push(st, self.body.eid, fr.player, fr.src)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
+        if self.at_most:
+            return True
         if self.count is not None and self.count.num(st, fr) <= 0:
             return False
         if self.cond is not None and not self.cond.test(st, fr):
