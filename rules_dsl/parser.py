@@ -76,7 +76,7 @@ def parse(text: str, start: str = "start") -> Any:
         tree = _lark().parse(text, start=start)
     except lark.exceptions.UnexpectedCharacters as exc:
         raise DslSyntaxError(
-            f"unexpected character {text[exc.pos_in_stream]!r}",
+            f"unexpected character {text[exc.pos_in_stream or 0]!r}",
             exc.line,
             exc.column,
             expected=_expected_words(set(exc.allowed or ())),

@@ -248,8 +248,9 @@ class _Builder:
                         overrides[str(pname)] = checked
                 variants[str(name)] = Variant(str(name), str(spec.get("description", "")), overrides)
         defaults: list[str] = []
-        part = self.last("default-variants")
-        if part is not None:
+        defaults_part = self.last("default-variants")
+        if defaults_part is not None:
+            part = defaults_part
             if not isinstance(part.value, list):
                 self.problems.add(part.loc, "default-variants must be a list of variant names")
             else:
@@ -466,11 +467,11 @@ class _Builder:
             props: dict[str, Any] = {}
             for pname, ptype in voc.properties.items():
                 default: Any = 0 if ptype == "number" else ""
-                located = f.get(pname)
-                if located is None:
+                given = f.get(pname)
+                if given is None:
                     props[pname] = default
                     continue
-                props[pname] = self.property_value(located, pname, ptype, voc, card.id)
+                props[pname] = self.property_value(given, pname, ptype, voc, card.id)
             sections: dict[str, int] = {}
             tree = self._card_trees.get(card.id)
             if tree is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -17,6 +17,7 @@ from rules_dsl.packs.loader import Problems
 from rules_dsl.packs.model import Loc
 
 MAX_PLAYERS = 8
+E = TypeVar("E", bound=Effect)
 
 
 class CompileError(Exception):
@@ -67,8 +68,8 @@ class StatementCompiler:
         self.proc_errors: list[tuple[CompileError, Loc]] = []
         self.in_procedure = 0
 
-    def add(self, cls: type, **kw: Any) -> Any:
-        eff = cls(eid=len(self.effects), **kw)
+    def add(self, cls: type[E], **kw: Any) -> E:
+        eff = cls(eid=len(self.effects), **kw)  # type: ignore[call-arg]
         self.effects.append(eff)
         return eff
 

@@ -242,14 +242,16 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
                 suggestion=suggest(z.refill_from, voc.zones),
             )
     for g, zs in voc.zone_groups.items():
-        for z in zs:
-            if z not in voc.zones:
-                problems.add(loc, f"zone group {g!r} names unknown zone {z!r}", suggestion=suggest(z, voc.zones))
-            elif voc.zones[z].per_player:
-                problems.add(loc, f"zone group {g!r}: {z!r} belongs to each player; groups hold shared zones")
+        for zname in zs:
+            if zname not in voc.zones:
+                problems.add(
+                    loc, f"zone group {g!r} names unknown zone {zname!r}", suggestion=suggest(zname, voc.zones)
+                )
+            elif voc.zones[zname].per_player:
+                problems.add(loc, f"zone group {g!r}: {zname!r} belongs to each player; groups hold shared zones")
     for c in voc.counters.values():
         if c.supply and (c.supply not in voc.counters or voc.counters[c.supply].per_player):
             problems.add(loc, f"counter {c.name!r}: its supply {c.supply!r} must be a counter with per: game")
-    for z in voc.draw:
-        if z and (z not in voc.zones or not voc.zones[z].per_player):
-            problems.add(loc, f"draw: {z!r} must be a zone with per: player", suggestion=suggest(z, voc.zones))
+    for dname in voc.draw:
+        if dname and (dname not in voc.zones or not voc.zones[dname].per_player):
+            problems.add(loc, f"draw: {dname!r} must be a zone with per: player", suggestion=suggest(dname, voc.zones))
