@@ -142,8 +142,17 @@ class _Builder:
         score, tiebreak = self.compile_scoring(sc)
         sc.finish_procedures(self.problems, text_pos)
         players = self.player_range()
+        bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
+        bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
         loop = GameLoop(
-            len(effects), "the game", tuple(phases), tuple((t.name, t.cond) for t in triggers), extra, score, tiebreak
+            len(effects),
+            "the game",
+            tuple(phases),
+            tuple((t.name, t.cond) for t in triggers),
+            extra,
+            score,
+            tiebreak,
+            bodies,
         )
         effects.append(loop)
         if self.problems.items:

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from rules_dsl.effects.base import CURRENT, Effect, bind, push, source_of
-from rules_dsl.effects.control import Guard
+from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet
 from rules_dsl.state import Decision, Frame, GameState
 
@@ -229,10 +229,14 @@ class DoSection(Effect):
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 1:
+            st.failed = False
             st.frames.pop()
             return
         fr.pc = 1
         card = self.card_expr.card(st, fr)
         eid = CURRENT.rules.cards[st.cards[card].type].sections.get(self.section)
         if eid is not None:
-            push(st, eid, fr.player, card, scope=True)
+            # a section absorbs its failures (this frame does, on its next step)
+            scope = CURRENT.rules.effects[eid]
+            assert isinstance(scope, Scope)
+            push(st, scope.body.eid, fr.player, card, scope=True)

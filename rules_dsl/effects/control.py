@@ -87,11 +87,10 @@ class Call(Effect):
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:
+            # this frame is the procedure's scope: one frame fewer on a hot path
             fr.pc = 1
-            child = push(st, self.proc.eid, fr.player, fr.src, scope=True)
-            if self.arg is not None:
-                assert child.vars is not None
-                child.vars["N"] = self.arg.num(st, fr)
+            fr.vars = {} if self.arg is None else {"N": self.arg.num(st, fr)}
+            push(st, self.proc.body.eid, fr.player, fr.src)
             return
         st.frames.pop()
 

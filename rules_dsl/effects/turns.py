@@ -22,6 +22,7 @@ class GameLoop(Effect):
     extra_rounds: NumExpr
     score: NumExpr
     tiebreak: NumExpr
+    bodies: tuple[int, ...] = ()  # effect ids of the phases' bodies
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -30,7 +31,8 @@ class GameLoop(Effect):
             name, eid = self.phases[fr.pc]
             fr.pc += 1
             st.phase = name
-            push(st, eid, st.active, -1, scope=True)
+            # the phase's body runs in its own scope; this frame absorbs its failure
+            push(st, self.bodies[fr.pc - 1], st.active, -1, scope=True)
             return
         self.end_turn(st, fr)
 
