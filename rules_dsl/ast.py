@@ -23,7 +23,7 @@ class Pos:
 class Ref:
     """A name whose kind the compiler resolves: `your hand`, `the box`, `its stack`."""
 
-    owner: str  # "your" | "the" | "its" | "poss" | "this"
+    owner: str  # "your" | "the" | "its" | "poss" | "this" | "opponent" | "opponents"
     name: str
     pos: Pos
     possessor: str = ""  # for "the role's stack": "role"
@@ -335,6 +335,40 @@ class Nothing:
 
 
 @attrs.frozen
+class Mark:
+    card: CardRef
+    name: str
+    on: bool
+    pos: Pos
+
+
+@attrs.frozen
+class ClearMarks:
+    name: str
+    pos: Pos
+
+
+@attrs.frozen
+class Peek:
+    card: CardRef
+    pos: Pos
+
+
+@attrs.frozen
+class TopCard:
+    zone: Ref
+    pos: Pos
+
+
+@attrs.frozen
+class IsMarked:
+    subject: Expr
+    name: str
+    negated: bool
+    pos: Pos
+
+
+@attrs.frozen
 class Call:
     name: str
     arg: Expr | None
@@ -349,13 +383,13 @@ class Section:
     pos: Pos
 
 
-CardRef = It | ThisCard | Ref
+CardRef = It | ThisCard | Ref | TopCard
 SymbolRef = SymbolName | Ref
 CardSet = Query | CardsUnder | It | ThisCard | Ref
 CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder
 Expr = Number | Var | It | ThisCard | Ref | Arith | CountCards | CountSymbols | CountEmpty | CountTokens | Total
 Filter = WithSymbol | WithSection | Where
-Cond = Compare | IsEmpty | IsFacing | IsIn | Not | AllOf
+Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | Not | AllOf
 Stmt = (
     Block
     | Alternatives
@@ -378,4 +412,7 @@ Stmt = (
     | DoSection
     | Nothing
     | Call
+    | Mark
+    | ClearMarks
+    | Peek
 )

@@ -21,9 +21,17 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
         zt = rules.zones[name]
         owner = int(seat) if seat else -1
         if zt.visibility == "hidden" or (zt.visibility == "owner" and owner != player):
-            zones[key] = {"count": len(cards)}
+            view: dict[str, Any] = {"count": len(cards)}
+            known = [
+                {"from top": len(cards) - 1 - i, "id": c, "card": rules.cards[st.cards[c].type].id}
+                for i, c in enumerate(cards)
+                if player in st.cards[c].seen
+            ]
+            if known:
+                view["known"] = known
+            zones[key] = view
         else:
-            zones[key] = [_card_view(rules, st, c, owner == player) for c in cards]
+            zones[key] = [_card_view(rules, st, c, owner == player, player) for c in cards]
     d = st.pending
     decision = None
     if d is not None and d.player == player:
@@ -43,19 +51,22 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
         "over": st.over,
         "scores": list(st.scores),
         "winners": list(st.winners),
+        "breakdown": {k: list(v) for k, v in st.breakdown.items()},
     }
 
 
-def _card_view(rules: Rules, st: GameState, card: int, mine: bool) -> dict[str, Any]:
+def _card_view(rules: Rules, st: GameState, card: int, mine: bool, viewer: int) -> dict[str, Any]:
     cs = st.cards[card]
     ct = rules.cards[cs.type]
     view: dict[str, Any]
-    if cs.up or mine:
+    if cs.up or mine or viewer in cs.seen:
         view = {"id": card, "card": ct.id, "up": cs.up}
     else:
         view = {"hidden": True, "kind": ct.kind, "back": {p: ct.props[p] for p in ct.public_props}}
     if cs.under:
-        view["under"] = [_card_view(rules, st, c, mine) for c in cs.under]
+        view["under"] = [_card_view(rules, st, c, mine, viewer) for c in cs.under]
     if cs.tokens:
         view["tokens"] = list(cs.tokens)
+    if cs.marks:
+        view["marks"] = list(cs.marks)
     return view

@@ -245,6 +245,33 @@ class _ToAst(Transformer[Token, Any]):
     def this_section(self, meta: Any, ch: list[Any]) -> tuple[Any, str]:
         return ast.ThisCard(_pos(meta)), str(ch[0])
 
+    def mark(self, meta: Any, ch: list[Any]) -> ast.Mark:
+        return ast.Mark(ch[0], str(ch[1]), True, _pos(meta))
+
+    def unmark(self, meta: Any, ch: list[Any]) -> ast.Mark:
+        return ast.Mark(ch[0], str(ch[1]), False, _pos(meta))
+
+    def clear_marks(self, meta: Any, ch: list[Any]) -> ast.ClearMarks:
+        return ast.ClearMarks(str(ch[0]), _pos(meta))
+
+    def peek(self, meta: Any, ch: list[Any]) -> ast.Peek:
+        return ast.Peek(ch[0], _pos(meta))
+
+    def top_card(self, meta: Any, ch: list[Any]) -> ast.TopCard:
+        return ast.TopCard(ch[-1], _pos(meta))
+
+    def opponent_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("opponent" if str(ch[0]) == "opponent" else "player?", str(ch[1]), _tpos(ch[1]))
+
+    def opponents_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("opponents" if str(ch[0]) == "opponent" else "player?", str(ch[1]), _tpos(ch[1]))
+
+    def is_marked(self, meta: Any, ch: list[Any]) -> ast.IsMarked:
+        return ast.IsMarked(ch[0], str(ch[1]), False, _pos(meta))
+
+    def not_marked(self, meta: Any, ch: list[Any]) -> ast.IsMarked:
+        return ast.IsMarked(ch[0], str(ch[1]), True, _pos(meta))
+
     def nothing(self, meta: Any, ch: list[Any]) -> ast.Nothing:
         return ast.Nothing(_pos(meta))
 
@@ -292,8 +319,7 @@ class _ToAst(Transformer[Token, Any]):
         return ch[0]
 
     def top_cards(self, meta: Any, ch: list[Any]) -> ast.TopCards:
-        count = ch[0] if len(ch) == 3 else None
-        return ast.TopCards(count, ch[-1], _pos(meta))
+        return ast.TopCards(ch[0], ch[-1], _pos(meta))
 
     def all_cards(self, meta: Any, ch: list[Any]) -> ast.AllCards:
         return ast.AllCards(ch[-1], _pos(meta))

@@ -21,6 +21,8 @@ class CardState:
     up: bool = True
     under: list[int] = attrs.Factory(list)  # cards tucked under this one
     tokens: list[str] = attrs.Factory(list)  # token kinds placed on this card
+    marks: list[str] = attrs.Factory(list)  # names set by "mark it as ..." until cleared
+    seen: list[int] = attrs.Factory(list)  # players who peeked at it while it was hidden
 
 
 @attrs.define(slots=True, eq=True)
@@ -71,6 +73,7 @@ class GameState:
     scores: list[int] = attrs.Factory(list)
     tiebreaks: list[int] = attrs.Factory(list)
     winners: list[int] = attrs.Factory(list)
+    breakdown: dict[str, list[int]] = attrs.Factory(dict)  # named parts of the final score
     log: list[str] = attrs.Factory(list)
 
     def clone(self) -> GameState:
@@ -82,7 +85,7 @@ class GameState:
             seed=self.seed,
             rng=self.rng,
             params=self.params,
-            cards=[CardState(c.type, c.loc, c.up, c.under[:], c.tokens[:]) for c in self.cards],
+            cards=[CardState(c.type, c.loc, c.up, c.under[:], c.tokens[:], c.marks[:], c.seen[:]) for c in self.cards],
             zones={k: v[:] for k, v in self.zones.items()},
             counters={k: v[:] for k, v in self.counters.items()},
             shared=dict(self.shared),
@@ -117,5 +120,6 @@ class GameState:
             scores=self.scores[:],
             tiebreaks=self.tiebreaks[:],
             winners=self.winners[:],
+            breakdown={k: v[:] for k, v in self.breakdown.items()},
             log=self.log[:],
         )

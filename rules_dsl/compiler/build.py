@@ -135,6 +135,7 @@ class _Builder:
                     binds[node.bind] = "zone"
         effects: list[Effect | None] = []
         sc = StatementCompiler(voc, effects, set(params) | BUILTIN_PARAMS | lets, binds, self.procedures())
+        self._sc = sc
         card_types = self.compile_cards(cards, voc, sc)
         setup = self.compile_script("setup", sc, phase_name="setup")
         phases = self.compile_turn(sc)
@@ -142,7 +143,6 @@ class _Builder:
         score, tiebreak = self.compile_scoring(sc)
         sc.finish_procedures(self.problems, text_pos)
         players = self.player_range()
-        bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
         bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
         loop = GameLoop(
             len(effects),
@@ -153,6 +153,8 @@ class _Builder:
             score,
             tiebreak,
             bodies,
+            self._end_after_turn,
+            tuple(self._breakdown),
         )
         effects.append(loop)
         if self.problems.items:
@@ -346,6 +348,7 @@ class _Builder:
                     self._proc_trees[str(name)] = (tree, t.loc)
                     texts.append(_Text(tree, t.loc))
         self._end_trees: list[tuple[str, Any, Loc]] = []
+        self._end_after_turn = False
         end = self.last("game-end")
         self._extra_rounds: Any = 0
         if end is not None:
@@ -353,15 +356,24 @@ class _Builder:
             if not hasattr(node, "items"):
                 self.problems.add(end.loc, "game-end must be {triggers: [...], extra-rounds: N}")
             else:
+                end_keys = ["triggers", "extra-rounds", "ends"]
                 for field in node:
-                    if field not in ("triggers", "extra-rounds"):
+                    if field not in end_keys:
                         self.problems.add(
                             key_loc(node, field, end.loc.file),
                             f"unknown key {field!r} in game-end",
-                            expected=["extra-rounds", "triggers"],
-                            suggestion=suggest(str(field), ["triggers", "extra-rounds"]),
+                            expected=sorted(end_keys),
+                            suggestion=suggest(str(field), end_keys),
                         )
                 self._extra_rounds = node.get("extra-rounds", 0)
+                ends = node.get("ends", "after-round")
+                if ends not in ("after-round", "after-turn"):
+                    self.problems.add(
+                        value_loc(node, "ends", end.loc.file),
+                        f"ends must be after-round (equal turns) or after-turn, not {ends!r}",
+                        expected=["after-round", "after-turn"],
+                    )
+                self._end_after_turn = ends == "after-turn"
                 for i, trig in enumerate(node.get("triggers") or []):
                     tloc = value_loc(node["triggers"], i, end.loc.file)
                     if not hasattr(trig, "items") or set(trig) != {"name", "when"}:
@@ -381,12 +393,15 @@ class _Builder:
                 self.problems.add(scoring.loc, "scoring must be {score: expression, tiebreak: expression}")
             else:
                 for field in node:
+                    if field == "breakdown":
+                        self._read_breakdown(node[field], scoring.loc)
+                        continue
                     if field not in ("score", "tiebreak"):
                         self.problems.add(
                             key_loc(node, field, scoring.loc.file),
                             f"unknown key {field!r} in scoring",
-                            expected=["score", "tiebreak"],
-                            suggestion=suggest(str(field), ["score", "tiebreak"]),
+                            expected=["breakdown", "score", "tiebreak"],
+                            suggestion=suggest(str(field), ["score", "tiebreak", "breakdown"]),
                         )
                         continue
                     t = Located(node[field], Loc(scoring.loc.file, *self._text_loc(node, field, scoring.loc)))
@@ -394,6 +409,18 @@ class _Builder:
                     if tree is not None:
                         self._score_trees[str(field)] = (tree, t.loc)
         return texts
+
+    def _read_breakdown(self, node: Any, loc: Loc) -> None:
+        """Named parts of the score, for reports (they need not add up to it)."""
+        self._breakdown_trees: list[tuple[str, Any, Loc]] = []
+        if not hasattr(node, "items"):
+            self.problems.add(loc, "breakdown must map a name to an expression")
+            return
+        for name in node:
+            t = Located(node[name], Loc(loc.file, *self._text_loc(node, name, loc)))
+            tree = self.parse_text(t, "expression")
+            if tree is not None:
+                self._breakdown_trees.append((str(name), tree, t.loc))
 
     @staticmethod
     def _text_loc(node: Any, key: Any, fallback: Loc) -> tuple[int, int, int, int, int]:
@@ -573,6 +600,16 @@ class _Builder:
                 suggestion=suggest(str(v), voc.zones),
             )
             return ""
+        if ptype == "expression":
+            # a number worked out for the card itself: "it" and "its" are the card
+            tree = self.parse_text(located, "expression", card)
+            if tree is None:
+                return 0
+            try:
+                return self._sc.num(tree)
+            except CompileError as exc:
+                self.report(exc, located.loc, card)
+                return 0
         if isinstance(ptype, list):
             if v in ptype:
                 return v
@@ -644,6 +681,12 @@ class _Builder:
         for field, (tree, loc) in self._score_trees.items():
             try:
                 exprs[field] = sc.num(tree)
+            except CompileError as exc:
+                self.report(exc, loc)
+        self._breakdown: list[tuple[str, NumExpr]] = []
+        for name, tree, loc in getattr(self, "_breakdown_trees", []):
+            try:
+                self._breakdown.append((name, sc.num(tree)))
             except CompileError as exc:
                 self.report(exc, loc)
         if "score" not in self._score_trees:

@@ -202,6 +202,10 @@ class StatementCompiler:
             )
         if isinstance(cards, ast.AllCards):
             return self.add(primitives.MoveAll, text=text, source=self.zone(cards.zone), dest=dest, facing=node.facing)
+        if isinstance(cards, ast.TopCard):
+            return self.add(
+                primitives.MoveTop, text=text, count=None, source=self.zone(cards.zone), dest=dest, facing=node.facing
+            )
         if isinstance(cards, ast.CardsUnder):
             cset: v.CardSet = v.CardsUnder(self.card(cards.card))
         else:
@@ -271,6 +275,18 @@ class StatementCompiler:
             choices.DoSection, text=f"do {node.section}", card_expr=self.card(node.card), section=node.section
         )
 
+    def s_Mark(self, node: ast.Mark, optional: str) -> Effect:
+        verb = "mark" if node.on else "unmark"
+        return self.add(
+            primitives.Mark, text=f"{verb} as {node.name}", card_expr=self.card(node.card), name=node.name, on=node.on
+        )
+
+    def s_ClearMarks(self, node: ast.ClearMarks, optional: str) -> Effect:
+        return self.add(primitives.ClearMarks, text=f"clear all {node.name} marks", name=node.name)
+
+    def s_Peek(self, node: ast.Peek, optional: str) -> Effect:
+        return self.add(primitives.Peek, text="peek", card_expr=self.card(node.card))
+
     def s_Nothing(self, node: ast.Nothing, optional: str) -> Effect:
         return self.add(Nothing, text="nothing")
 
@@ -330,10 +346,24 @@ class StatementCompiler:
     def _player_zone(self, name: str) -> v.PlayerZone:
         return v.PlayerZone(name, tuple(f"{name}.{i}" for i in range(MAX_PLAYERS)))
 
-    def zone(self, ref: Any) -> v.ZoneExpr:
+    def zone(self, ref: Any, several: bool = False) -> v.ZoneExpr:
         if not isinstance(ref, ast.Ref):
             raise CompileError("expected a zone here, e.g. 'your hand' or 'the planet-deck'", _pos(ref))
         zones = self.voc.zones
+        if ref.owner in ("opponent", "opponents", "player?"):
+            if ref.owner == "player?":
+                raise CompileError("write 'the opponent's ZONE' or 'an opponent's ZONE'", ref.pos)
+            if ref.name not in zones or not zones[ref.name].per_player:
+                raise unknown("zone", ref.name, ref.pos, [z for z, t in zones.items() if t.per_player])
+            if ref.owner == "opponents":
+                if not several:
+                    raise CompileError(
+                        f"'an opponent's {ref.name}' names several zones: use it where cards are chosen or counted, "
+                        f"or write 'the opponent's {ref.name}'",
+                        ref.pos,
+                    )
+                return v.OpponentsZones(ref.name)
+            return v.OpponentZone(ref.name)
         if ref.owner == "your":
             if ref.name in zones and zones[ref.name].per_player:
                 return self._player_zone(ref.name)
@@ -375,6 +405,8 @@ class StatementCompiler:
     def card(self, node: Any) -> v.CardExpr:
         if isinstance(node, ast.It):
             return v.ItCard()
+        if isinstance(node, ast.TopCard):
+            return v.TopCard(self.zone(node.zone))
         if isinstance(node, ast.ThisCard):
             return v.ThisCard()
         if isinstance(node, ast.Ref) and node.owner == "the":
@@ -415,7 +447,7 @@ class StatementCompiler:
         elif wheres:
             where = v.AllOf(tuple(wheres))
         facing = {"": -1, "face-down": 0, "face-up": 1}[q.facing]
-        return v.Query(tuple(self.zone(z) for z in q.zones), facing, kind, symbol, section, where)
+        return v.Query(tuple(self.zone(z, several=True) for z in q.zones), facing, kind, symbol, section, where)
 
     def cardset(self, node: Any) -> v.CardSet:
         if isinstance(node, ast.Query):
@@ -428,6 +460,8 @@ class StatementCompiler:
     def num(self, node: Any) -> v.NumExpr:
         if isinstance(node, ast.Number):
             return v.Num(node.value)
+        if isinstance(node, ast.It | ast.ThisCard | ast.TopCard):
+            return v.CardId(self.card(node))
         if isinstance(node, ast.Var):
             if node.name not in self.params:
                 raise unknown("variable or parameter", node.name, node.pos, sorted(self.params))
@@ -450,10 +484,17 @@ class StatementCompiler:
             return v.Total(node.prop, self.query(node.query))
         if isinstance(node, ast.Ref):
             counters = self.voc.counter_words
+            if node.owner == "opponent":
+                name = counters.get(node.name)
+                if name is not None and self.voc.counters[name].per_player:
+                    return v.OpponentCounter(name)
+                return v.ZoneSize(self.zone(node))
             if node.owner == "your":
                 name = counters.get(node.name)
                 if name is not None and self.voc.counters[name].per_player:
                     return v.PlayerCounter(name)
+                if node.name == "seat":
+                    return v.Seat()
                 if node.name in self.voc.zones and self.voc.zones[node.name].per_player:
                     return v.ZoneSize(self.zone(node))
                 raise unknown(
@@ -484,7 +525,9 @@ class StatementCompiler:
         if isinstance(node, ast.IsFacing):
             return v.IsFacing(self.card(node.subject), node.facing == "face-up")
         if isinstance(node, ast.IsIn):
-            return v.IsIn(self.card(node.subject), self.zone(node.zone))
+            return v.IsIn(self.card(node.subject), self.zone(node.zone, several=True))
+        if isinstance(node, ast.IsMarked):
+            return v.IsMarked(self.card(node.subject), node.name, node.negated)
         if isinstance(node, ast.Not):
             return v.NotCond(self.cond(node.cond))
         if isinstance(node, ast.AllOf):
@@ -512,6 +555,10 @@ STATEMENT_WORDS = [
     "for",
     "if",
     "either",
+    "mark",
+    "unmark",
+    "clear",
+    "peek",
 ]
 
 

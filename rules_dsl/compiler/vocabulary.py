@@ -25,7 +25,7 @@ VOCAB_KEYS = {
 ZONE_KEYS = {"per", "visibility", "facing", "refill-from"}
 COUNTER_KEYS = {"per", "plural", "start", "supply"}
 KIND_KEYS = {"plural", "back"}
-PROPERTY_TYPES = {"number", "symbol", "zone", "text"}
+PROPERTY_TYPES = {"number", "symbol", "zone", "text", "expression"}
 
 
 @attrs.define

@@ -114,6 +114,7 @@ def refill(st: GameState, key: str) -> bool:
         cs = st.cards[c]
         cs.loc = key
         cs.up = False
+        cs.seen.clear()
     st.rng = rng.shuffle(st.rng, cards)
     return True
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl import rng
-from rules_dsl.effects.base import Effect, move_card, refill, take_top
+from rules_dsl.effects.base import Effect, move_card, take_top
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, ZoneExpr
 from rules_dsl.state import Frame, GameState
@@ -117,7 +117,7 @@ class Tuck(Effect):
     def execute(self, st: GameState, fr: Frame) -> bool:
         card = self.card_expr.card(st, fr)
         host = self.host_expr.card(st, fr)
-        if card == host:
+        if card == host or card < 0 or host < 0:
             return False
         cs = st.cards[card]
         loc = cs.loc
@@ -140,7 +140,10 @@ class Flip(Effect):
     atomic = True
 
     def execute(self, st: GameState, fr: Frame) -> bool:
-        st.cards[self.card_expr.card(st, fr)].up = self.up
+        c = self.card_expr.card(st, fr)
+        if c < 0:
+            return False
+        st.cards[c].up = self.up
         return True
 
 
@@ -152,7 +155,10 @@ class Shuffle(Effect):
     atomic = True
 
     def execute(self, st: GameState, fr: Frame) -> bool:
-        st.rng = rng.shuffle(st.rng, st.zones[self.zone.key(st, fr)])
+        cards = st.zones[self.zone.key(st, fr)]
+        for c in cards:
+            st.cards[c].seen.clear()  # nobody knows where a card is after a shuffle
+        st.rng = rng.shuffle(st.rng, cards)
         return True
 
 
@@ -201,5 +207,63 @@ class Lose(Guard):
         return not self.must_pay or st.counters[self.counter][fr.player] >= self.amount.num(st, fr)
 
 
-def refill_zone(st: GameState, key: str) -> bool:
-    return refill(st, key)
+@attrs.frozen(eq=False)
+class Mark(Guard):
+    """`mark it as revealed` / `unmark it as revealed`: a named flag on a card."""
+
+    eid: int
+    text: str
+    card_expr: CardExpr
+    name: str
+    on: bool
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        c = self.card_expr.card(st, fr)
+        if c < 0:
+            return False
+        marks = st.cards[c].marks
+        if self.on and self.name not in marks:
+            marks.append(self.name)
+        elif not self.on and self.name in marks:
+            marks.remove(self.name)
+        return True
+
+
+@attrs.frozen(eq=False)
+class ClearMarks(Effect):
+    """`clear all revealed marks`: from every card."""
+
+    eid: int
+    text: str
+    name: str
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        name = self.name
+        for cs in st.cards:
+            if name in cs.marks:
+                cs.marks.remove(name)
+        return True
+
+
+@attrs.frozen(eq=False)
+class Peek(Guard):
+    """`peek at it`: the player now sees the card until it is shuffled away."""
+
+    eid: int
+    text: str
+    card_expr: CardExpr
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        c = self.card_expr.card(st, fr)
+        if c < 0:
+            return False
+        seen = st.cards[c].seen
+        if fr.player not in seen:
+            seen.append(fr.player)
+        return True
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return self.card_expr.card(st, fr) >= 0

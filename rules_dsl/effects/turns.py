@@ -23,6 +23,8 @@ class GameLoop(Effect):
     score: NumExpr
     tiebreak: NumExpr
     bodies: tuple[int, ...] = ()  # effect ids of the phases' bodies
+    after_turn: bool = False  # the game ends with the triggering turn, not its round
+    breakdown: tuple[tuple[str, NumExpr], ...] = ()
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -47,6 +49,11 @@ class GameLoop(Effect):
         last_seat = st.active == st.players - 1
         st.active = (st.active + 1) % st.players
         fr.pc = 0
+        if st.end_trigger and self.after_turn:
+            if last_seat:
+                st.round += 1
+            self.finish(st, fr)
+            return
         if last_seat:
             st.round += 1
             if st.end_trigger:
@@ -65,6 +72,12 @@ class GameLoop(Effect):
             ties.append(self.tiebreak.num(st, fr))
         st.scores = scores
         st.tiebreaks = ties
+        for name, expr in self.breakdown:
+            parts = []
+            for p in range(st.players):
+                fr.player = p
+                parts.append(expr.num(st, fr))
+            st.breakdown[name] = parts
         best = max(zip(scores, ties))
         st.winners = [p for p in range(st.players) if (scores[p], ties[p]) == best]
         st.frames.clear()

@@ -29,6 +29,10 @@ class ZoneExpr:
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         raise NotImplementedError
 
+    def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
+        """Every zone meant: one, except for "an opponent's hand" and the like."""
+        return [self.key(st, fr, cand)]
+
 
 class SymExpr:
     def sym(self, st: GameState, fr: Frame, cand: int = -1) -> str:
@@ -171,7 +175,12 @@ class Total(NumExpr):
         types = CURRENT.rules.cards
         cards = st.cards
         p = self.prop
-        return sum(int(types[cards[c].type].props.get(p, 0)) for c in self.cset.cards(st, fr, cand))
+        total = 0
+        for c in self.cset.cards(st, fr, cand):
+            value = types[cards[c].type].props.get(p, 0)
+            # an expression property is worked out for the card itself ("it")
+            total += value.num(st, fr, c) if isinstance(value, NumExpr) else int(value)
+        return total
 
 
 # ---- cards -------------------------------------------------------------------------
@@ -202,11 +211,53 @@ class CardVar(CardExpr):
 
 
 @attrs.frozen
+class TopCard(CardExpr):
+    """`the top card of the domain-deck`; refills the zone if its rules say so; -1 if none."""
+
+    zone: ZoneExpr
+
+    def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        from rules_dsl.effects.base import refill
+
+        key = self.zone.key(st, fr, cand)
+        if not st.zones[key] and not refill(st, key):
+            return -1
+        return st.zones[key][-1]
+
+
+@attrs.frozen
+class CardId(NumExpr):
+    """A card as a number, so that conditions can say `it is not this card`."""
+
+    card_expr: CardExpr
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return self.card_expr.card(st, fr, cand)
+
+
+@attrs.frozen
+class Seat(NumExpr):
+    """`your seat`: 1 for the start player, then clockwise."""
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return fr.player + 1
+
+
+@attrs.frozen
+class OpponentCounter(NumExpr):
+    counter: str
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return st.counters[self.counter][(fr.player + 1) % st.players]
+
+
+@attrs.frozen
 class OneCard(CardSet):
     card_expr: CardExpr
 
     def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
-        return [self.card_expr.card(st, fr, cand)]
+        c = self.card_expr.card(st, fr, cand)
+        return [c] if c >= 0 else []
 
 
 @attrs.frozen
@@ -237,8 +288,9 @@ class Query(CardSet):
         sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
         section = self.section
         where = self.where
-        for z in self.zones:
-            for c in st.zones[z.key(st, fr, cand)]:
+        zone_keys = [k for z in self.zones for k in z.keys(st, fr, cand)]
+        for key in zone_keys:
+            for c in st.zones[key]:
                 cs = cards[c]
                 if facing >= 0 and cs.up != bool(facing):
                     continue
@@ -262,10 +314,10 @@ class Query(CardSet):
 @attrs.frozen
 class PlayerZone(ZoneExpr):
     name: str
-    keys: tuple[str, ...]
+    by_seat: tuple[str, ...]
 
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
-        return self.keys[fr.player]
+        return self.by_seat[fr.player]
 
 
 @attrs.frozen
@@ -274,6 +326,30 @@ class SharedZone(ZoneExpr):
 
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         return self.name
+
+
+@attrs.frozen
+class OpponentZone(ZoneExpr):
+    """`the opponent's discard`: the next player's zone (the opponent, with two players)."""
+
+    name: str
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return f"{self.name}.{(fr.player + 1) % st.players}"
+
+
+@attrs.frozen
+class OpponentsZones(ZoneExpr):
+    """`an opponent's colonies`: that zone of every other player, clockwise."""
+
+    name: str
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        raise RulesError(f"'an opponent's {self.name}' names several zones; use it where cards are chosen or counted")
+
+    def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
+        n = st.players
+        return [f"{self.name}.{(fr.player + i) % n}" for i in range(1, n)]
 
 
 @attrs.frozen
@@ -345,7 +421,19 @@ class IsIn(Cond):
     zone: ZoneExpr
 
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
-        return st.cards[self.card_expr.card(st, fr, cand)].loc == self.zone.key(st, fr, cand)
+        c = self.card_expr.card(st, fr, cand)
+        return c >= 0 and st.cards[c].loc in self.zone.keys(st, fr, cand)
+
+
+@attrs.frozen
+class IsMarked(Cond):
+    card_expr: CardExpr
+    name: str
+    negated: bool
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        c = self.card_expr.card(st, fr, cand)
+        return (c >= 0 and self.name in st.cards[c].marks) != self.negated
 
 
 @attrs.frozen
