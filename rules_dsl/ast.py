@@ -130,6 +130,22 @@ class WithSection:
 
 
 @attrs.frozen
+class Whose:
+    """`whose colour is red`, `whose type is its type`: a property compared with a value."""
+
+    prop: str
+    value: str | Ref  # a declared value, or a reference worked out for the enclosing card
+    negated: bool
+    pos: Pos
+
+
+@attrs.frozen
+class OnlyIf:
+    cond: Cond
+    pos: Pos
+
+
+@attrs.frozen
 class Where:
     cond: Cond
     pos: Pos
@@ -265,6 +281,7 @@ class Move:
     dest: Ref
     facing: str  # "" | "up" | "down"
     pos: Pos
+    bottom: bool = False
 
 
 @attrs.frozen
@@ -388,7 +405,7 @@ SymbolRef = SymbolName | Ref
 CardSet = Query | CardsUnder | It | ThisCard | Ref
 CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder
 Expr = Number | Var | It | ThisCard | Ref | Arith | CountCards | CountSymbols | CountEmpty | CountTokens | Total
-Filter = WithSymbol | WithSection | Where
+Filter = WithSymbol | WithSection | Where | Whose
 Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | Not | AllOf
 Stmt = (
     Block
@@ -415,4 +432,5 @@ Stmt = (
     | Mark
     | ClearMarks
     | Peek
+    | OnlyIf
 )

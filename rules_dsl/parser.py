@@ -196,6 +196,22 @@ class _ToAst(Transformer[Token, Any]):
         facing = ch[2] if len(ch) > 2 else ""
         return ast.Move(ch[0], ch[1], facing, _pos(meta))
 
+    def move_bottom(self, meta: Any, ch: list[Any]) -> ast.Move:
+        facing = ch[2] if len(ch) > 2 else ""
+        return ast.Move(ch[0], ch[1], facing, _pos(meta), bottom=True)
+
+    def only_if(self, meta: Any, ch: list[Any]) -> ast.OnlyIf:
+        return ast.OnlyIf(ch[0], _pos(meta))
+
+    def whose(self, meta: Any, ch: list[Any]) -> ast.Whose:
+        return ast.Whose(str(ch[0]), ch[1], False, _pos(meta))
+
+    def whose_not(self, meta: Any, ch: list[Any]) -> ast.Whose:
+        return ast.Whose(str(ch[0]), ch[1], True, _pos(meta))
+
+    def literal(self, meta: Any, ch: list[Any]) -> str:
+        return str(ch[0])
+
     def face_up(self, meta: Any, ch: list[Any]) -> str:
         return "up"
 

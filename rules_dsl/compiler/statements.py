@@ -195,6 +195,17 @@ class StatementCompiler:
         dest = self.zone(node.dest)
         cards = node.cards
         text = "move cards"
+        if node.bottom:
+            if isinstance(cards, ast.TopCards | ast.AllCards | ast.TopCard):
+                raise CompileError("only one card, or the cards under one, can be moved to the bottom", node.pos)
+            cset_bottom: v.CardSet = (
+                v.CardsUnder(self.card(cards.card))
+                if isinstance(cards, ast.CardsUnder)
+                else v.OneCard(self.card(cards))
+            )
+            return self.add(
+                primitives.MoveCards, text=text, cset=cset_bottom, dest=dest, facing=node.facing, bottom=True
+            )
         if isinstance(cards, ast.TopCards):
             count = self.num(cards.count) if cards.count is not None else None
             return self.add(
@@ -286,6 +297,9 @@ class StatementCompiler:
 
     def s_Peek(self, node: ast.Peek, optional: str) -> Effect:
         return self.add(primitives.Peek, text="peek", card_expr=self.card(node.card))
+
+    def s_OnlyIf(self, node: ast.OnlyIf, optional: str) -> Effect:
+        return self.add(control.OnlyIf, text="only if", cond=self.cond(node.cond))
 
     def s_Nothing(self, node: ast.Nothing, optional: str) -> Effect:
         return self.add(Nothing, text="nothing")
@@ -432,7 +446,11 @@ class StatementCompiler:
         symbol = None
         section = ""
         wheres: list[v.Cond] = []
+        whose: list[tuple[str, Any, bool]] = []
         for f in q.filters:
+            if isinstance(f, ast.Whose):
+                whose.append(self.whose(f))
+                continue
             if isinstance(f, ast.WithSymbol):
                 symbol = self.sym(f.symbol)
             elif isinstance(f, ast.WithSection):
@@ -447,7 +465,27 @@ class StatementCompiler:
         elif wheres:
             where = v.AllOf(tuple(wheres))
         facing = {"": -1, "face-down": 0, "face-up": 1}[q.facing]
-        return v.Query(tuple(self.zone(z, several=True) for z in q.zones), facing, kind, symbol, section, where)
+        zones = tuple(self.zone(z, several=True) for z in q.zones)
+        return v.Query(zones, facing, kind, symbol, section, where, tuple(whose))
+
+    def whose(self, f: ast.Whose) -> tuple[str, Any, bool]:
+        props = self.voc.properties
+        if f.prop not in props:
+            raise unknown("property", f.prop, f.pos, list(props))
+        ptype = props[f.prop]
+        if isinstance(f.value, str):
+            allowed = ptype if isinstance(ptype, list) else (self.voc.symbols if ptype == "symbol" else None)
+            if allowed is None:
+                kind = ptype if isinstance(ptype, str) else "text"
+                raise CompileError(f"{f.prop!r} is a {kind}: compare it with 'where its {f.prop} is ...'", f.pos)
+            if f.value not in allowed:
+                raise unknown(f"value of {f.prop}", f.value, f.pos, list(allowed))
+            return (f.prop, f.value, f.negated)
+        if f.value.owner not in ("its", "poss", "this"):
+            raise CompileError("compare with a value such as 'red' or a card's property such as 'its type'", f.pos)
+        if f.value.name not in props:
+            raise unknown("property", f.value.name, f.value.pos, list(props))
+        return (f.prop, self._prop(f.value, _kind(props[f.value.name])), f.negated)
 
     def cardset(self, node: Any) -> v.CardSet:
         if isinstance(node, ast.Query):
@@ -574,6 +612,10 @@ class _ProcRef:
         proc = self.table[self.eid]
         assert isinstance(proc, control.Scope)
         return proc.body
+
+
+def _kind(ptype: Any) -> str:
+    return "text" if isinstance(ptype, list) else str(ptype)
 
 
 def _pos(node: Any) -> ast.Pos:

@@ -78,14 +78,17 @@ def bind(st: GameState, name: str, value: Any) -> None:
             return
 
 
-def move_card(st: GameState, card: int, dest: str, facing: str = "") -> None:
+def move_card(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = False) -> None:
     cs = st.cards[card]
     loc = cs.loc
     if loc[0] == "^":
         st.cards[int(loc[1:])].under.remove(card)
     else:
         st.zones[loc].remove(card)
-    st.zones[dest].append(card)
+    if bottom:
+        st.zones[dest].insert(0, card)
+    else:
+        st.zones[dest].append(card)
     cs.loc = dest
     if facing:
         cs.up = facing == "up"

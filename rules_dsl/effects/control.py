@@ -43,9 +43,16 @@ class Block(Effect):
         st.frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
+        # leading checks ("only if", "pay") must all pass; past a change we cannot look
         for child in self.children:
-            if not child.atomic or isinstance(child, Guard):
+            if not child.atomic:
                 return child.can_start(st, fr)
+            if isinstance(child, Guard):
+                if not child.can_start(st, fr):
+                    return False
+                continue
+            if not isinstance(child, Let):
+                return True
         return True
 
 
@@ -290,6 +297,22 @@ class ForCards(Effect):
         child = push(st, self.body.eid, fr.player, fr.src, scope=True)
         assert child.vars is not None
         child.vars[self.name] = fr.data[i]
+
+
+@attrs.frozen(eq=False)
+class OnlyIf(Guard):
+    """`only if C`: the rest of the block happens only when C holds."""
+
+    eid: int
+    text: str
+    cond: Cond
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        return self.cond.test(st, fr)
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return self.cond.test(st, fr)
 
 
 @attrs.frozen(eq=False)

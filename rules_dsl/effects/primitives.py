@@ -7,7 +7,7 @@ import attrs
 from rules_dsl import rng
 from rules_dsl.effects.base import Effect, move_card, take_top
 from rules_dsl.effects.control import Guard
-from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, ZoneExpr
+from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, ZoneExpr
 from rules_dsl.state import Frame, GameState
 
 
@@ -20,13 +20,15 @@ class MoveCards(Effect):
     cset: CardSet
     dest: ZoneExpr
     facing: str
+    bottom: bool = False
     atomic = True
 
     def execute(self, st: GameState, fr: Frame) -> bool:
         dest = self.dest.key(st, fr)
-        for c in self.cset.cards(st, fr):
-            move_card(st, c, dest, self.facing)
-        return True
+        cards = self.cset.cards(st, fr)
+        for c in cards:
+            move_card(st, c, dest, self.facing, self.bottom)
+        return bool(cards) or not isinstance(self.cset, OneCard)
 
 
 @attrs.frozen(eq=False)

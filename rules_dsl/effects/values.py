@@ -278,6 +278,7 @@ class Query(CardSet):
     symbol: SymExpr | None
     section: str
     where: Cond | None
+    whose: tuple[tuple[str, Any, bool], ...] = ()  # (property, str or CardProp, negated)
 
     def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
         types = CURRENT.rules.cards
@@ -288,19 +289,23 @@ class Query(CardSet):
         sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
         section = self.section
         where = self.where
+        # "whose type is its type": the value belongs to the enclosing card, so work it out once
+        whose = [(p, v if isinstance(v, str) else v.value(st, fr, cand), neg) for p, v, neg in self.whose]
         zone_keys = [k for z in self.zones for k in z.keys(st, fr, cand)]
         for key in zone_keys:
             for c in st.zones[key]:
                 cs = cards[c]
                 if facing >= 0 and cs.up != bool(facing):
                     continue
-                if kind or sym or section:
+                if kind or sym or section or whose:
                     t = types[cs.type]
                     if kind and t.kind != kind:
                         continue
                     if sym and sym not in t.symbols:
                         continue
                     if section and section not in t.sections:
+                        continue
+                    if whose and not all((t.props.get(p) == val) != neg for p, val, neg in whose):
                         continue
                 if where is not None and not where.test(st, fr, c):
                     continue
