@@ -78,7 +78,7 @@ class CardsUnder:
 
 @attrs.frozen
 class CountCards:
-    query: Query
+    query: Query | CardsUnder
     pos: Pos
 
 
@@ -391,6 +391,7 @@ class Call:
     arg: Expr | None
     noun: str
     pos: Pos
+    noun_pos: Pos | None = None
 
 
 @attrs.frozen

@@ -16,7 +16,6 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILTIN_PACKS = {
     "base": [ROOT / "cards"],
     "microcosm": [ROOT / "expansions" / "microcosm"],
-    "escalation": [ROOT / "cards", ROOT / "expansions" / "escalation"],
 }
 
 

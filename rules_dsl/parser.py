@@ -59,6 +59,8 @@ def _expected_words(expected: set[str]) -> list[str]:
     for term in sorted(expected):
         if term in _TERMINAL_WORDS:
             words.append(_TERMINAL_WORDS[term])
+        elif term == "OR":
+            words.append("OR")
         elif term.isupper() and term.isalpha():
             words.append(term.lower())
         else:
@@ -295,12 +297,14 @@ class _ToAst(Transformer[Token, Any]):
         name = ch[0]
         arg = None
         noun = ""
+        noun_pos = None
         for c in ch[1:]:
             if isinstance(c, Token) and c.type == "NAME":
                 noun = str(c)
+                noun_pos = _tpos(c)
             else:
                 arg = c
-        return ast.Call(str(name), arg, noun, _tpos(name))
+        return ast.Call(str(name), arg, noun, _tpos(name), noun_pos)
 
     # -- queries and cards
     def query(self, meta: Any, ch: list[Any]) -> ast.Query:
@@ -423,6 +427,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def count_empty(self, meta: Any, ch: list[Any]) -> ast.CountEmpty:
         return ast.CountEmpty(str(ch[0]), _tpos(ch[0]))
+
+    def count_under(self, meta: Any, ch: list[Any]) -> ast.CountCards:
+        return ast.CountCards(ast.CardsUnder(ch[-1], _pos(meta)), _pos(meta))
 
     def count_tokens(self, meta: Any, ch: list[Any]) -> ast.CountTokens:
         return ast.CountTokens(ch[0], _pos(meta))

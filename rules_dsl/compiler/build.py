@@ -133,6 +133,15 @@ class _Builder:
                     binds.setdefault(node.bind, "card")
                 elif isinstance(node, ast.ChooseZone):
                     binds[node.bind] = "zone"
+        for counter in voc.counters.values():
+            if isinstance(counter.start, str) and counter.start not in params:
+                part = self.parts["vocabulary"][-1]
+                self.problems.add(
+                    part.loc,
+                    f"counter {counter.name!r} starts at unknown parameter {counter.start!r}",
+                    expected=sorted(params),
+                    suggestion=suggest(counter.start, params),
+                )
         effects: list[Effect | None] = []
         sc = StatementCompiler(voc, effects, set(params) | BUILTIN_PARAMS | lets, binds, self.procedures())
         self._sc = sc

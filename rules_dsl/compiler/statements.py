@@ -77,7 +77,7 @@ class StatementCompiler:
     def block(self, node: ast.Block, optional: str = "") -> Effect:
         stmts = node.stmts
         if len(stmts) == 1:
-            return self.stmt(stmts[0], optional)
+            return self.stmt(stmts[0], optional, node.text)
         if optional:
             # the first statement that asks something carries the pass option
             lead = 0
@@ -98,13 +98,13 @@ class StatementCompiler:
             return self.block(node, optional)
         return self.stmt(node, optional)
 
-    def stmt(self, node: ast.Stmt, optional: str = "") -> Effect:
+    def stmt(self, node: ast.Stmt, optional: str = "", text: str = "") -> Effect:
         method: Callable[[Any, str], Effect] = getattr(self, "s_" + type(node).__name__)
         eff = method(node, optional)
         if optional and not isinstance(
             node, ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeToken | ast.Block
         ):
-            text = _text(node)
+            text = text or _text(node)
             ask = self.add(control.Ask, text=text, yes=text or "yes", no=optional, body=eff)
             return self.add(control.Block, text=text, children=(ask, eff))
         return eff
@@ -318,7 +318,7 @@ class StatementCompiler:
         if uses_n and node.arg is None:
             raise CompileError(f"{node.name!r} needs a number, e.g. '{node.name} 1'", node.pos)
         if node.noun and node.noun not in self._nouns():
-            raise unknown("word", node.noun, _after(node.pos, node.noun), self._nouns())
+            raise unknown("word", node.noun, node.noun_pos or node.pos, self._nouns())
         arg = self.num(node.arg) if node.arg is not None else None
         if isinstance(arg, v.Num) and arg.value == 1 and not uses_n:
             return self.add(control.Call, text=_call_text(node), proc=_ProcRef(eid, self.effects), arg=None)
@@ -452,10 +452,14 @@ class StatementCompiler:
                 whose.append(self.whose(f))
                 continue
             if isinstance(f, ast.WithSymbol):
+                if symbol is not None:
+                    raise CompileError("one 'with a ... symbol' per query; add 'where' conditions for more", f.pos)
                 symbol = self.sym(f.symbol)
             elif isinstance(f, ast.WithSection):
                 if f.section not in self.voc.sections:
                     raise unknown("section", f.section, f.pos, self.voc.sections)
+                if section:
+                    raise CompileError("one 'with SECTION' per query", f.pos)
                 section = f.section
             else:
                 wheres.append(self.cond(f.cond))
@@ -507,7 +511,7 @@ class StatementCompiler:
         if isinstance(node, ast.Arith):
             return v.Arith(1 if node.op == "plus" else -1, self.num(node.left), self.num(node.right))
         if isinstance(node, ast.CountCards):
-            return v.CountCards(self.query(node.query))
+            return v.CountCards(self.cardset(node.query))
         if isinstance(node, ast.CountSymbols):
             return v.CountSymbols(self.sym(node.symbol), self.cardset(node.cards))
         if isinstance(node, ast.CountEmpty):
@@ -515,10 +519,9 @@ class StatementCompiler:
         if isinstance(node, ast.CountTokens):
             return v.CountTokens(self.cardset(node.cards))
         if isinstance(node, ast.Total):
-            if self.voc.properties.get(node.prop) != "number":
-                raise unknown(
-                    "number property", node.prop, node.pos, [p for p, t in self.voc.properties.items() if t == "number"]
-                )
+            if self.voc.properties.get(node.prop) not in ("number", "expression"):
+                numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
+                raise unknown("number property", node.prop, node.pos, numeric)
             return v.Total(node.prop, self.query(node.query))
         if isinstance(node, ast.Ref):
             counters = self.voc.counter_words

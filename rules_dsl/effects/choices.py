@@ -42,6 +42,24 @@ def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]
     return ids, chosen
 
 
+def token_options(st: GameState, pairs: list[Any]) -> tuple[list[str], list[Any]]:
+    """Ids for (card, token kind) options, identical cards merged as in card_options."""
+    types = CURRENT.rules.cards
+    seen: set[tuple[Any, ...]] = set()
+    kept: list[Any] = []
+    for c, kind in pairs:
+        cs = st.cards[c]
+        sig = (cs.type, cs.loc, cs.up, tuple(sorted(cs.tokens)), bool(cs.under), kind)
+        if sig in seen:
+            continue
+        seen.add(sig)
+        kept.append([c, kind])
+    ids = [f"{types[st.cards[c].type].id}:{kind}" for c, kind in kept]
+    if len(set(ids)) != len(ids):
+        ids = [f"{types[st.cards[c].type].id}#{c}:{kind}" for c, kind in kept]
+    return ids, kept
+
+
 @attrs.frozen(eq=False)
 class ChooseCard(Guard):
     eid: int
@@ -132,16 +150,13 @@ class FillSlot(Guard):
 
     def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
         types = CURRENT.rules.cards
-        ids: list[str] = []
         values: list[Any] = []
         for c in self.query.cards(st, fr):
             cs = st.cards[c]
-            t = types[cs.type]
-            for kind, cap in t.slots.items():
+            for kind, cap in types[cs.type].slots.items():
                 if cs.tokens.count(kind) < cap:
-                    ids.append(f"{t.id}:{kind}")
                     values.append([c, kind])
-        return ids, values
+        return token_options(st, values)
 
     def step(self, st: GameState, fr: Frame) -> None:
         ids, values = self._options(st, fr)
@@ -181,15 +196,11 @@ class TakeToken(Guard):
     pass_label: str = "pass"
 
     def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
-        types = CURRENT.rules.cards
-        ids: list[str] = []
         values: list[Any] = []
         for c in self.query.cards(st, fr):
-            cs = st.cards[c]
-            for kind in sorted(set(cs.tokens)):
-                ids.append(f"{types[cs.type].id}:{kind}")
+            for kind in sorted(set(st.cards[c].tokens)):
                 values.append([c, kind])
-        return ids, values
+        return token_options(st, values)
 
     def step(self, st: GameState, fr: Frame) -> None:
         ids, values = self._options(st, fr)

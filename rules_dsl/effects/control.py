@@ -43,15 +43,14 @@ class Block(Effect):
         st.frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        # leading checks ("only if", "pay") must all pass; past a change we cannot look
+        # "only if" checks change nothing, so look past them; past a change we cannot look
         for child in self.children:
-            if not child.atomic:
+            if not child.atomic or (isinstance(child, Guard) and not isinstance(child, OnlyIf)):
                 return child.can_start(st, fr)
-            if isinstance(child, Guard):
+            if isinstance(child, OnlyIf):
                 if not child.can_start(st, fr):
                     return False
-                continue
-            if not isinstance(child, Let):
+            elif not isinstance(child, Let):
                 return True
         return True
 

@@ -117,7 +117,7 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
 
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         name = str(self.value(st, fr, cand))
-        return f"{name}.{fr.player}" if self.per_player_zone else name
+        return f"{name}.{fr.player}" if CURRENT.rules.zones[name].per_player else name
 
 
 @attrs.frozen

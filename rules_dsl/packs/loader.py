@@ -231,6 +231,8 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
         return
     for key in data:
         loc = key_loc(data, key, file)
+        if str(key).startswith("x-"):
+            continue  # a place for YAML anchors that cards share (like compose files)
         if key not in PARTS:
             problems.add(
                 loc,
