@@ -24,6 +24,7 @@ class GameResult:
     winners: tuple[int, ...]
     end_trigger: str
     decisions: int
+    breakdown: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 def play_game(engine: Engine, players: int, seed: int, variants: list[str] | None = None) -> GameResult:
@@ -34,7 +35,17 @@ def play_game(engine: Engine, players: int, seed: int, variants: list[str] | Non
         d = st.pending
         engine.apply(st, bots[d.player].choose(d))
         decisions += 1
-    return GameResult(seed, players, st.turn, st.round, tuple(st.scores), tuple(st.winners), st.end_trigger, decisions)
+    return GameResult(
+        seed,
+        players,
+        st.turn,
+        st.round,
+        tuple(st.scores),
+        tuple(st.winners),
+        st.end_trigger,
+        decisions,
+        tuple((k, tuple(v)) for k, v in st.breakdown.items()),
+    )
 
 
 _worker_engine: Engine | None = None
@@ -135,6 +146,15 @@ def summarize(results: list[GameResult], title: str, seconds: float) -> str:
         rows.append((f"win share seat {seat + 1}", f"{100 * wins[seat] / n:.1f}%"))
     for name, count in triggers.most_common():
         rows.append((f"ended by: {name}", f"{count} ({100 * count / n:.1f}%)"))
+    # the pack's named parts of the score: mean per player, and share of all points
+    parts: dict[str, list[int]] = {}
+    for r in results:
+        for name, part in r.breakdown:
+            parts.setdefault(name, []).extend(part)
+    total_points = sum(all_scores) or 1
+    for name, points in parts.items():
+        mean = sum(points) / len(points)
+        rows.append((f"score from {name}", f"{mean:.2f} per player ({100 * sum(points) / total_points:.1f}%)"))
     rows.append(("games per second", f"{n / seconds:.1f}" if seconds > 0 else "-"))
     width = max(len(k) for k, _ in rows)
     lines = [title, "-" * len(title)]
