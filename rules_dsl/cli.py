@@ -64,7 +64,9 @@ def cmd_cards(args: argparse.Namespace) -> int:
             print("  symbols: " + ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.symbols.items()))
         if ct.slots:
             print("  slots: " + ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.slots.items()))
-        props = {k: v for k, v in ct.props.items() if v not in (0, "")}
+        props = {
+            k: (v if isinstance(v, int | str) else "(an expression)") for k, v in ct.props.items() if v not in (0, "")
+        }
         if props:
             print("  " + ", ".join(f"{k}: {v}" for k, v in props.items()))
         if ct.text:

@@ -383,6 +383,11 @@ class _Builder:
                         expected=["after-round", "after-turn"],
                     )
                 self._end_after_turn = ends == "after-turn"
+                if self._end_after_turn and node.get("extra-rounds", 0) != 0:
+                    self.problems.add(
+                        key_loc(node, "extra-rounds", end.loc.file),
+                        "extra-rounds has no meaning when the game ends after the turn (ends: after-turn)",
+                    )
                 for i, trig in enumerate(node.get("triggers") or []):
                     tloc = value_loc(node["triggers"], i, end.loc.file)
                     if not hasattr(trig, "items") or set(trig) != {"name", "when"}:
@@ -511,7 +516,7 @@ class _Builder:
             slots = self.word_list(f.get("slots"), voc.tokens, "token kind", card.id)
             props: dict[str, Any] = {}
             for pname, ptype in voc.properties.items():
-                default: Any = 0 if ptype == "number" else ""
+                default: Any = 0 if ptype in ("number", "expression") else ""
                 given = f.get(pname)
                 if given is None:
                     props[pname] = default
@@ -611,6 +616,8 @@ class _Builder:
             return ""
         if ptype == "expression":
             # a number worked out for the card itself: "it" and "its" are the card
+            if isinstance(v, int) and not isinstance(v, bool):
+                return v
             tree = self.parse_text(located, "expression", card)
             if tree is None:
                 return 0

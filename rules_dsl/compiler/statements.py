@@ -489,6 +489,10 @@ class StatementCompiler:
             raise CompileError("compare with a value such as 'red' or a card's property such as 'its type'", f.pos)
         if f.value.name not in props:
             raise unknown("property", f.value.name, f.value.pos, list(props))
+        if props[f.value.name] != ptype:
+            raise CompileError(
+                f"{f.prop!r} and {f.value.name!r} are different kinds of property: they never match", f.pos
+            )
         return (f.prop, self._prop(f.value, _kind(props[f.value.name])), f.negated)
 
     def cardset(self, node: Any) -> v.CardSet:

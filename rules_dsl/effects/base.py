@@ -122,6 +122,14 @@ def refill(st: GameState, key: str) -> bool:
     return True
 
 
+def refill_possible(st: GameState, key: str) -> bool:
+    name, _, seat = key.partition(".")
+    source = CURRENT.rules.zones[name].refill_from
+    if not source:
+        return False
+    return bool(st.zones[f"{source}.{seat}" if seat else source])
+
+
 def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
     if not st.zones[key] and not refill(st, key):
         return False

@@ -23,12 +23,12 @@ def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]
     option: choosing between copies changes nothing, and fewer options help bots.
     """
     types = CURRENT.rules.cards
-    seen: set[tuple[int, str, bool]] = set()
+    seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
     for c in cards:
         cs = st.cards[c]
         if not cs.under and not cs.tokens:
-            sig = (cs.type, cs.loc, cs.up)
+            sig = (cs.type, cs.loc, cs.up, tuple(cs.marks), tuple(cs.seen))
             if sig in seen:
                 continue
             seen.add(sig)
@@ -49,7 +49,7 @@ def token_options(st: GameState, pairs: list[Any]) -> tuple[list[str], list[Any]
     kept: list[Any] = []
     for c, kind in pairs:
         cs = st.cards[c]
-        sig = (cs.type, cs.loc, cs.up, tuple(sorted(cs.tokens)), bool(cs.under), kind)
+        sig = (cs.type, cs.loc, cs.up, tuple(sorted(cs.tokens)), bool(cs.under), tuple(cs.marks), tuple(cs.seen), kind)
         if sig in seen:
             continue
         seen.add(sig)

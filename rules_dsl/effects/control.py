@@ -43,15 +43,14 @@ class Block(Effect):
         st.frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        # "only if" checks change nothing, so look past them; past a change we cannot look
+        # "only if" checks change nothing, so look past them; past anything else we cannot look
         for child in self.children:
             if not child.atomic or (isinstance(child, Guard) and not isinstance(child, OnlyIf)):
                 return child.can_start(st, fr)
-            if isinstance(child, OnlyIf):
-                if not child.can_start(st, fr):
-                    return False
-            elif not isinstance(child, Let):
-                return True
+            if not isinstance(child, OnlyIf):
+                return True  # a change (or a name bound by let) we cannot see past
+            if not child.can_start(st, fr):
+                return False
         return True
 
 
@@ -135,7 +134,8 @@ class Alternatives(Effect):
         if len(doable) == 1:
             self.resume(st, fr, doable[0])
             return
-        st.pending = Decision(fr.player, "choose one", [self.labels[i] for i in doable], doable, self.text)
+        labels = [self.labels[i] for i in doable]
+        st.pending = Decision(fr.player, "choose: " + " OR ".join(labels), labels, doable, source_of(st, fr))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1

@@ -5,9 +5,10 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl import rng
-from rules_dsl.effects.base import Effect, move_card, take_top
+from rules_dsl.effects.base import Effect, move_card, refill_possible, take_top
 from rules_dsl.effects.control import Guard
-from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, ZoneExpr
+from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TopCard, ZoneExpr
+from rules_dsl.errors import RulesError
 from rules_dsl.state import Frame, GameState
 
 
@@ -74,17 +75,8 @@ class MoveTop(Guard):
         return moved > 0
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        return bool(st.zones[self.source.key(st, fr)]) or refill_possible(st, self.source.key(st, fr))
-
-
-def refill_possible(st: GameState, key: str) -> bool:
-    from rules_dsl.effects.base import CURRENT
-
-    name, _, seat = key.partition(".")
-    source = CURRENT.rules.zones[name].refill_from
-    if not source:
-        return False
-    return bool(st.zones[f"{source}.{seat}" if seat else source])
+        key = self.source.key(st, fr)
+        return bool(st.zones[key]) or refill_possible(st, key)
 
 
 @attrs.frozen(eq=False)
@@ -231,6 +223,9 @@ class Mark(Guard):
             marks.remove(self.name)
         return True
 
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return card_available(st, fr, self.card_expr)
+
 
 @attrs.frozen(eq=False)
 class ClearMarks(Effect):
@@ -268,4 +263,14 @@ class Peek(Guard):
         return True
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        return self.card_expr.card(st, fr) >= 0
+        return card_available(st, fr, self.card_expr)
+
+
+def card_available(st: GameState, fr: Frame, expr: CardExpr) -> bool:
+    """Whether a card expression names a card, without changing anything."""
+    if isinstance(expr, TopCard):
+        return expr.available(st, fr)
+    try:
+        return expr.card(st, fr) >= 0
+    except RulesError:
+        return False

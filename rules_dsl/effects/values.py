@@ -107,6 +107,8 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
 
     def value(self, st: GameState, fr: Frame, cand: int) -> Any:
         c = self.card_expr.card(st, fr, cand)
+        if c < 0:
+            raise RulesError(f"there is no card to read {self.prop!r} from")
         return CURRENT.rules.cards[st.cards[c].type].props[self.prop]
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
@@ -224,6 +226,13 @@ class TopCard(CardExpr):
             return -1
         return st.zones[key][-1]
 
+    def available(self, st: GameState, fr: Frame) -> bool:
+        """Whether there is a top card, without refilling anything (for option checks)."""
+        from rules_dsl.effects.base import refill_possible
+
+        key = self.zone.key(st, fr)
+        return bool(st.zones[key]) or refill_possible(st, key)
+
 
 @attrs.frozen
 class CardId(NumExpr):
@@ -265,7 +274,8 @@ class CardsUnder(CardSet):
     card_expr: CardExpr
 
     def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
-        return list(st.cards[self.card_expr.card(st, fr, cand)].under)
+        c = self.card_expr.card(st, fr, cand)
+        return list(st.cards[c].under) if c >= 0 else []
 
 
 @attrs.frozen
@@ -417,7 +427,8 @@ class IsFacing(Cond):
     up: bool
 
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
-        return st.cards[self.card_expr.card(st, fr, cand)].up == self.up
+        c = self.card_expr.card(st, fr, cand)
+        return c >= 0 and st.cards[c].up == self.up
 
 
 @attrs.frozen
