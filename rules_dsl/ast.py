@@ -26,7 +26,7 @@ class Ref:
     owner: str  # "your" | "the" | "its" | "poss" | "this" | "opponent" | "opponents"
     name: str
     pos: Pos
-    possessor: str = ""  # for "the role's stack": "role"
+    possessor: str = ""  # for "the market's pile": "market"
 
 
 @attrs.frozen
@@ -61,7 +61,7 @@ class Arith:
 
 @attrs.frozen
 class Query:
-    """`a face-down planet in your empire with a colonize symbol where ...`"""
+    """`a face-down house in your tableau with a gold symbol where ...`"""
 
     facing: str  # "" | "face-up" | "face-down"
     noun: str  # "card" / "cards" or a card kind (singular or plural)
@@ -333,6 +333,78 @@ class TakeToken:
 
 
 @attrs.frozen
+class TakeTokenOf:
+    kind: str
+    query: Query
+    pos: Pos
+    text: str = ""
+
+
+@attrs.frozen
+class PutToken:
+    kind: str
+    card: CardRef
+    pos: Pos
+
+
+@attrs.frozen
+class Note:
+    value: str | Ref
+    name: str
+    pos: Pos
+
+
+@attrs.frozen
+class ClearNotes:
+    name: str
+    pos: Pos
+
+
+@attrs.frozen
+class ChooseKind:
+    group: str
+    bind: str
+    pos: Pos
+    text: str = ""
+
+
+@attrs.frozen
+class IsNoted:
+    subject: Expr
+    name: str
+    pos: Pos
+
+
+@attrs.frozen
+class AnyOf:
+    conds: tuple[Cond, ...]
+    pos: Pos
+
+
+@attrs.frozen
+class CountTokensOf:
+    kind: str
+    cards: CardSet
+    pos: Pos
+
+
+@attrs.frozen
+class CountNotes:
+    name: str
+    pos: Pos
+
+
+@attrs.frozen
+class Extreme:
+    """`the smaller of A and B` / `the larger of A and B`."""
+
+    larger: bool
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@attrs.frozen
 class Let:
     name: str
     value: Expr
@@ -407,7 +479,7 @@ CardSet = Query | CardsUnder | It | ThisCard | Ref
 CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder
 Expr = Number | Var | It | ThisCard | Ref | Arith | CountCards | CountSymbols | CountEmpty | CountTokens | Total
 Filter = WithSymbol | WithSection | Where | Whose
-Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | Not | AllOf
+Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | IsNoted | Not | AllOf | AnyOf
 Stmt = (
     Block
     | Alternatives
@@ -434,4 +506,9 @@ Stmt = (
     | ClearMarks
     | Peek
     | OnlyIf
+    | TakeTokenOf
+    | PutToken
+    | Note
+    | ClearNotes
+    | ChooseKind
 )

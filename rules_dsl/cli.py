@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rules_dsl.engine import BUILTIN_PACKS, Engine, pack_paths
+from rules_dsl.engine import Engine, builtin_packs, pack_paths
 from rules_dsl.errors import PackError, RulesError
 
-PACK_HELP = f"a built-in pack ({', '.join(BUILTIN_PACKS)}) or pack folders separated by commas (default: base)"
+PACK_HELP = f"a built-in pack ({', '.join(builtin_packs())}) or pack folders separated by commas (default: base)"
 
 
 def _engine(pack: str) -> Engine:

@@ -13,16 +13,43 @@ from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILTIN_PACKS = {
-    "base": [ROOT / "cards"],
-    "microcosm": [ROOT / "expansions" / "microcosm"],
-}
+PACK_FOLDERS = [ROOT / "cards", ROOT / "expansions"]  # where the built-in packs live
+
+
+def builtin_packs() -> dict[str, list[Path]]:
+    """Pack id -> the folders to load for it (the packs it requires first), found on disk."""
+    from ruamel.yaml import YAML
+
+    found: dict[str, tuple[Path, list[str]]] = {}
+    for place in PACK_FOLDERS:
+        for folder in [place, *sorted(p for p in place.glob("*") if p.is_dir())]:
+            manifest = folder / "pack.yaml"
+            if not manifest.is_file():
+                continue
+            try:
+                data = YAML(typ="safe").load(manifest.read_text(encoding="utf-8"))
+            except Exception:  # a broken manifest is reported when the pack is loaded
+                continue
+            if isinstance(data, dict) and isinstance(data.get("id"), str):
+                requires = data.get("requires") or []
+                found[data["id"]] = (folder, [r for r in requires if isinstance(r, str)])
+
+    def chain(pack: str, seen: tuple[str, ...]) -> list[Path]:
+        folder, requires = found[pack]
+        out: list[Path] = []
+        for r in requires:
+            if r in found and r not in seen:
+                out += [p for p in chain(r, seen + (pack,)) if p not in out]
+        return [*out, folder]
+
+    return {pack: chain(pack, ()) for pack in found}
 
 
 def pack_paths(pack: str) -> list[str]:
     """A built-in pack id, or folders separated by commas."""
-    if pack in BUILTIN_PACKS:
-        return [str(p) for p in BUILTIN_PACKS[pack]]
+    packs = builtin_packs()
+    if pack in packs:
+        return [str(p) for p in packs[pack]]
     return pack.split(",")
 
 

@@ -9,7 +9,7 @@ import attrs
 
 
 def suggest(word: str, known: Iterable[str]) -> str:
-    """`did you mean 'planet'?` or an empty string."""
+    """`did you mean 'house'?` or an empty string."""
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     return f"did you mean {close[0]!r}?" if close else ""
 

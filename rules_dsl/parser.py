@@ -290,6 +290,43 @@ class _ToAst(Transformer[Token, Any]):
     def not_marked(self, meta: Any, ch: list[Any]) -> ast.IsMarked:
         return ast.IsMarked(ch[0], str(ch[1]), True, _pos(meta))
 
+    def take_token_of(self, meta: Any, ch: list[Any]) -> ast.TakeTokenOf:
+        ch = [c for c in ch if c is not None]
+        return ast.TakeTokenOf(str(ch[0]), ch[1], _pos(meta), self._src(meta))
+
+    def put_token(self, meta: Any, ch: list[Any]) -> ast.PutToken:
+        ch = [c for c in ch if c is not None]
+        return ast.PutToken(str(ch[0]), ch[1], _pos(meta))
+
+    def note(self, meta: Any, ch: list[Any]) -> ast.Note:
+        return ast.Note(ch[0], str(ch[1]), _pos(meta))
+
+    def clear_notes(self, meta: Any, ch: list[Any]) -> ast.ClearNotes:
+        return ast.ClearNotes(str(ch[0]), _pos(meta))
+
+    def choose_kind(self, meta: Any, ch: list[Any]) -> ast.ChooseKind:
+        ch = [c for c in ch if c is not None]
+        bind = ch[1] if len(ch) > 1 else "kind"
+        return ast.ChooseKind(str(ch[0]), bind, _pos(meta), self._src(meta))
+
+    def is_noted(self, meta: Any, ch: list[Any]) -> ast.IsNoted:
+        return ast.IsNoted(ch[0], str(ch[1]), _pos(meta))
+
+    def any_of(self, meta: Any, ch: list[Any]) -> ast.AnyOf:
+        return ast.AnyOf(tuple(ch), _pos(meta))
+
+    def count_tokens_of(self, meta: Any, ch: list[Any]) -> ast.CountTokensOf:
+        return ast.CountTokensOf(str(ch[0]), ch[-1], _pos(meta))
+
+    def count_notes(self, meta: Any, ch: list[Any]) -> ast.CountNotes:
+        return ast.CountNotes(str(ch[0]), _tpos(ch[0]))
+
+    def smaller(self, meta: Any, ch: list[Any]) -> ast.Extreme:
+        return ast.Extreme(False, ch[0], ch[1], _pos(meta))
+
+    def larger(self, meta: Any, ch: list[Any]) -> ast.Extreme:
+        return ast.Extreme(True, ch[0], ch[1], _pos(meta))
+
     def nothing(self, meta: Any, ch: list[Any]) -> ast.Nothing:
         return ast.Nothing(_pos(meta))
 

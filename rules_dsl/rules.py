@@ -70,7 +70,7 @@ class Rules:
     cards: tuple[CardType, ...]
     card_index: dict[str, int]
     zones: dict[str, ZoneType]
-    zone_groups: dict[str, tuple[str, ...]]
+    zone_groups: dict[str, tuple[tuple[str, str], ...]]
     counters: dict[str, CounterType]
     shared_counters: dict[str, int | str]
     params: dict[str, Any]

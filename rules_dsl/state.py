@@ -17,7 +17,7 @@ class CardState:
     """One physical card: its type, where it is, which way up, what it holds."""
 
     type: int  # index into Rules.cards
-    loc: str  # zone key such as "hand.0" or "planet-deck"; "^7" when tucked under card 7
+    loc: str  # zone key such as "hand.0" or "draw-pile"; "^7" when tucked under card 7
     up: bool = True
     under: list[int] = attrs.Factory(list)  # cards tucked under this one
     tokens: list[str] = attrs.Factory(list)  # token kinds placed on this card
@@ -74,6 +74,7 @@ class GameState:
     tiebreaks: list[int] = attrs.Factory(list)
     winners: list[int] = attrs.Factory(list)
     breakdown: dict[str, list[int]] = attrs.Factory(dict)  # named parts of the final score
+    notes: dict[str, list[str]] = attrs.Factory(dict)  # "sold.0": values noted for a player
     log: list[str] = attrs.Factory(list)
 
     def clone(self) -> GameState:
@@ -121,5 +122,6 @@ class GameState:
             tiebreaks=self.tiebreaks[:],
             winners=self.winners[:],
             breakdown={k: v[:] for k, v in self.breakdown.items()},
+            notes={k: v[:] for k, v in self.notes.items()},
             log=self.log[:],
         )

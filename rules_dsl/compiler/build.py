@@ -133,6 +133,8 @@ class _Builder:
                     binds.setdefault(node.bind, "card")
                 elif isinstance(node, ast.ChooseZone):
                     binds[node.bind] = "zone"
+                elif isinstance(node, ast.ChooseKind):
+                    binds[node.bind] = "kind"
         for counter in voc.counters.values():
             if isinstance(counter.start, str) and counter.start not in params:
                 part = self.parts["vocabulary"][-1]

@@ -173,11 +173,11 @@ class StatementCompiler:
             pass_label=optional or "pass",
         )
 
-    def group(self, name: str, pos: ast.Pos) -> tuple[str, ...]:
+    def group(self, name: str, pos: ast.Pos) -> tuple[tuple[str, str], ...]:
         groups = self.voc.zone_groups
         if name in groups:
             return groups[name]
-        if name + "s" in groups:  # "choose a role-stack" names the group role-stacks
+        if name + "s" in groups:  # "choose a market-pile" names the group market-piles
             return groups[name + "s"]
         raise unknown("zone group", name, pos, list(groups))
 
@@ -298,6 +298,54 @@ class StatementCompiler:
     def s_Peek(self, node: ast.Peek, optional: str) -> Effect:
         return self.add(primitives.Peek, text="peek", card_expr=self.card(node.card))
 
+    def token_kinds(self, name: str, pos: ast.Pos) -> tuple[str, ...]:
+        if name in self.voc.tokens:
+            return (name,)
+        if name in self.voc.token_groups:
+            return self.voc.token_groups[name]
+        raise unknown("token kind", name, pos, [*self.voc.tokens, *self.voc.token_groups])
+
+    def s_TakeTokenOf(self, node: ast.TakeTokenOf, optional: str) -> Effect:
+        return self.add(
+            choices.TakeToken,
+            text=node.text,
+            query=self.query(node.query),
+            optional=bool(optional),
+            pass_label=optional or "pass",
+            kinds=self.token_kinds(node.kind, node.pos),
+        )
+
+    def s_PutToken(self, node: ast.PutToken, optional: str) -> Effect:
+        kinds = self.token_kinds(node.kind, node.pos)
+        if len(kinds) != 1:
+            raise CompileError(f"put names one token kind, not the group {node.kind!r}", node.pos)
+        return self.add(
+            primitives.PutToken, text=f"put a {node.kind} token", kind=kinds[0], card_expr=self.card(node.card)
+        )
+
+    def s_Note(self, node: ast.Note, optional: str) -> Effect:
+        return self.add(
+            primitives.Note, text=f"note as {node.name}", value=self.text(node.value, node.pos), name=node.name
+        )
+
+    def s_ClearNotes(self, node: ast.ClearNotes, optional: str) -> Effect:
+        return self.add(primitives.ClearNotes, text=f"clear all {node.name} notes", name=node.name)
+
+    def s_ChooseKind(self, node: ast.ChooseKind, optional: str) -> Effect:
+        return self.add(
+            choices.ChooseKind, text=node.text, kinds=self.token_kinds(node.group, node.pos), name=node.bind
+        )
+
+    def text(self, node: Any, pos: ast.Pos) -> v.TextExpr:
+        if isinstance(node, str):
+            return v.TextLit(node)
+        if isinstance(node, ast.Ref):
+            if node.owner == "the" and (self.binds.get(node.name) == "kind" or node.name == "kind"):
+                return v.TextVar(node.name)
+            if node.owner in ("its", "poss", "this"):
+                return v.TextProp(self._prop(node, _kind(self.voc.properties.get(node.name, "text"))))
+        raise CompileError("expected a word here: a name, 'the kind', or a card's property", pos)
+
     def s_OnlyIf(self, node: ast.OnlyIf, optional: str) -> Effect:
         return self.add(control.OnlyIf, text="only if", cond=self.cond(node.cond))
 
@@ -323,7 +371,7 @@ class StatementCompiler:
         if isinstance(arg, v.Num) and arg.value == 1 and not uses_n:
             return self.add(control.Call, text=_call_text(node), proc=_ProcRef(eid, self.effects), arg=None)
         if arg is not None and not uses_n:
-            # "attack 2 planets" with a procedure for one attack: do it that many times
+            # "build 2 houses" with a procedure for one house: do it that many times
             once = self.add(control.Call, text=node.name, proc=_ProcRef(eid, self.effects), arg=None)
             return self.add(control.Loop, text=_call_text(node), body=once, count=arg, cond=None)
         return self.add(control.Call, text=_call_text(node), proc=_ProcRef(eid, self.effects), arg=arg)
@@ -362,7 +410,7 @@ class StatementCompiler:
 
     def zone(self, ref: Any, several: bool = False) -> v.ZoneExpr:
         if not isinstance(ref, ast.Ref):
-            raise CompileError("expected a zone here, e.g. 'your hand' or 'the planet-deck'", _pos(ref))
+            raise CompileError("expected a zone here, e.g. 'your hand' or 'the draw-pile'", _pos(ref))
         zones = self.voc.zones
         if ref.owner in ("opponent", "opponents", "player?"):
             if ref.owner == "player?":
@@ -522,6 +570,12 @@ class StatementCompiler:
             return v.CountEmpty(self.group(node.group, node.pos))
         if isinstance(node, ast.CountTokens):
             return v.CountTokens(self.cardset(node.cards))
+        if isinstance(node, ast.CountTokensOf):
+            return v.CountTokensOf(self.token_kinds(node.kind, node.pos), self.cardset(node.cards))
+        if isinstance(node, ast.CountNotes):
+            return v.CountNotes(node.name)
+        if isinstance(node, ast.Extreme):
+            return v.Extreme(node.larger, self.num(node.left), self.num(node.right))
         if isinstance(node, ast.Total):
             if self.voc.properties.get(node.prop) not in ("number", "expression"):
                 numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
@@ -549,6 +603,8 @@ class StatementCompiler:
                 name = counters.get(node.name)
                 if name is not None and not self.voc.counters[name].per_player:
                     return v.SharedCounter(name)
+                if self.binds.get(node.name) == "card":
+                    return v.CardId(v.CardVar(node.name))
                 if node.name in self.voc.zones or self.binds.get(node.name) == "zone":
                     return v.ZoneSize(self.zone(node))
                 raise unknown(
@@ -573,6 +629,10 @@ class StatementCompiler:
             return v.IsIn(self.card(node.subject), self.zone(node.zone, several=True))
         if isinstance(node, ast.IsMarked):
             return v.IsMarked(self.card(node.subject), node.name, node.negated)
+        if isinstance(node, ast.IsNoted):
+            return v.IsNoted(self.text(node.subject, node.pos), node.name)
+        if isinstance(node, ast.AnyOf):
+            return v.AnyOf(tuple(self.cond(c) for c in node.conds))
         if isinstance(node, ast.Not):
             return v.NotCond(self.cond(node.cond))
         if isinstance(node, ast.AllOf):

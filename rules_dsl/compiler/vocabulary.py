@@ -20,6 +20,7 @@ VOCAB_KEYS = {
     "counters",
     "zones",
     "zone-groups",
+    "token-groups",
     "draw",
 }
 ZONE_KEYS = {"per", "visibility", "facing", "refill-from"}
@@ -39,7 +40,8 @@ class Vocabulary:
     counters: dict[str, CounterType] = attrs.Factory(dict)
     counter_words: dict[str, str] = attrs.Factory(dict)  # singular and plural -> counter
     zones: dict[str, ZoneType] = attrs.Factory(dict)
-    zone_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    zone_groups: dict[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)  # (zone, parameter or "")
+    token_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     draw: tuple[str, str] = ("", "")
 
     def kind_of(self, noun: str) -> str | None:
@@ -102,7 +104,13 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                     problems.add(vloc, "zone-groups must map a group name to a list of zones")
                     continue
                 for g, zs in value.items():
-                    voc.zone_groups[str(g)] = tuple(_names(zs, value_loc(value, g, file), "a zone group", problems))
+                    voc.zone_groups[str(g)] = _group_members(zs, value_loc(value, g, file), problems)
+            elif key == "token-groups":
+                if not hasattr(value, "items"):
+                    problems.add(vloc, "token-groups must map a group name to a list of token kinds")
+                    continue
+                for g, ts in value.items():
+                    voc.token_groups[str(g)] = tuple(_names(ts, value_loc(value, g, file), "a token group", problems))
             elif key == "draw":
                 if not hasattr(value, "get") or set(value) - {"from", "to"}:
                     problems.add(vloc, "draw must be {from: ZONE, to: ZONE}")
@@ -112,9 +120,25 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
     return voc
 
 
+def _group_members(value: Any, loc: Loc, problems: Problems) -> tuple[tuple[str, str], ...]:
+    """Zone names, or {zone: NAME, when: PARAMETER} for a zone only in some games."""
+    if not isinstance(value, list):
+        problems.add(loc, "a zone group is a list of zones")
+        return ()
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            out.append((item, ""))
+        elif hasattr(item, "get") and set(item) == {"zone", "when"}:
+            out.append((str(item["zone"]), str(item["when"])))
+        else:
+            problems.add(loc, "a zone group member is a zone name or {zone: NAME, when: PARAMETER}")
+    return tuple(out)
+
+
 def _read_kinds(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> None:
     if not hasattr(value, "items"):
-        problems.add(loc, "kinds must map each card kind to its plural, e.g. planet: planets")
+        problems.add(loc, "kinds must map each card kind to its plural, e.g. house: houses")
         return
     for k, v in value.items():
         kloc = key_loc(value, k, loc.file)
@@ -242,7 +266,7 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
                 suggestion=suggest(z.refill_from, voc.zones),
             )
     for g, zs in voc.zone_groups.items():
-        for zname in zs:
+        for zname, _ in zs:
             if zname not in voc.zones:
                 problems.add(
                     loc, f"zone group {g!r} names unknown zone {zname!r}", suggestion=suggest(zname, voc.zones)
@@ -252,6 +276,12 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
     for c in voc.counters.values():
         if c.supply and (c.supply not in voc.counters or voc.counters[c.supply].per_player):
             problems.add(loc, f"counter {c.name!r}: its supply {c.supply!r} must be a counter with per: game")
+    for g, ts in voc.token_groups.items():
+        for t in ts:
+            if t not in voc.tokens:
+                problems.add(
+                    loc, f"token group {g!r} names unknown token kind {t!r}", suggestion=suggest(t, voc.tokens)
+                )
     for dname in voc.draw:
         if dname and (dname not in voc.zones or not voc.zones[dname].per_player):
             problems.add(loc, f"draw: {dname!r} must be a zone with per: player", suggestion=suggest(dname, voc.zones))

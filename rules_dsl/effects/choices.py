@@ -12,7 +12,7 @@ import attrs
 
 from rules_dsl.effects.base import CURRENT, Effect, bind, push, source_of
 from rules_dsl.effects.control import Guard, Scope
-from rules_dsl.effects.values import CardExpr, CardSet
+from rules_dsl.effects.values import CardExpr, CardSet, group_zones
 from rules_dsl.state import Decision, Frame, GameState
 
 
@@ -99,17 +99,17 @@ class ChooseCard(Guard):
 
 @attrs.frozen(eq=False)
 class ChooseZone(Guard):
-    """`choose a role-stack that is not empty as the stack`."""
+    """`choose a market-pile that is not empty as the pile`."""
 
     eid: int
     text: str
-    zones: tuple[str, ...]
+    zones: tuple[tuple[str, str], ...]  # (zone, parameter that must not be 0, or "")
     name: str
     optional: bool = False
     pass_label: str = "pass"
 
     def _options(self, st: GameState) -> list[str]:
-        return [z for z in self.zones if st.zones[z]]
+        return [z for z in group_zones(st, self.zones) if st.zones[z]]
 
     def step(self, st: GameState, fr: Frame) -> None:
         opts = self._options(st)
@@ -140,7 +140,7 @@ class ChooseZone(Guard):
 
 @attrs.frozen(eq=False)
 class FillSlot(Guard):
-    """`fill an empty slot on a face-up card in your empire`: a token of the slot's kind."""
+    """`fill an empty slot on a face-up card in your tableau`: a token of the slot's kind."""
 
     eid: int
     text: str
@@ -179,6 +179,7 @@ class FillSlot(Guard):
             card, kind = value
             st.cards[card].tokens.append(kind)
             bind(st, "it", card)
+            bind(st, "kind", kind)
         st.frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
@@ -187,19 +188,22 @@ class FillSlot(Guard):
 
 @attrs.frozen(eq=False)
 class TakeToken(Guard):
-    """`remove a token from a face-up card in your empire`."""
+    """`remove a token from a face-up card in your tableau`."""
 
     eid: int
     text: str
     query: CardSet
     optional: bool = False
     pass_label: str = "pass"
+    kinds: tuple[str, ...] = ()  # only tokens of these kinds; () for any
 
     def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
         values: list[Any] = []
+        kinds = self.kinds
         for c in self.query.cards(st, fr):
             for kind in sorted(set(st.cards[c].tokens)):
-                values.append([c, kind])
+                if not kinds or kind in kinds:
+                    values.append([c, kind])
         return token_options(st, values)
 
     def step(self, st: GameState, fr: Frame) -> None:
@@ -223,10 +227,31 @@ class TakeToken(Guard):
             card, kind = value
             st.cards[card].tokens.remove(kind)
             bind(st, "it", card)
+            bind(st, "kind", kind)
         st.frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return bool(self._options(st, fr)[1])
+
+
+@attrs.frozen(eq=False)
+class ChooseKind(Guard):
+    """`choose a resource kind as the kind`: a token kind of a group, bound as a word."""
+
+    eid: int
+    text: str
+    kinds: tuple[str, ...]
+    name: str
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if len(self.kinds) == 1:
+            self.resume(st, fr, self.kinds[0])
+            return
+        st.pending = Decision(fr.player, self.text, list(self.kinds), list(self.kinds), source_of(st, fr))
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        bind(st, self.name, value)
+        st.frames.pop()
 
 
 @attrs.frozen(eq=False)

@@ -3,7 +3,7 @@
 Failure: a statement that cannot be done (nothing to choose, not enough to pay) sets
 `st.failed`. A block stops at a failed statement and passes the failure up; optional
 statements, alternatives, loops, sections and phases absorb it. So "remove a token; gain 1
-influence" gains nothing when there is no token, as the card text means.
+gold" gains nothing when there is no token, as the card text means.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Scope(Effect):
 
 @attrs.frozen(eq=False)
 class Call(Effect):
-    """A pack procedure: `settle 1 planet`, `produce X`. The argument is bound as N."""
+    """A pack procedure: `build 1 house`, `harvest X`. The argument is bound as N."""
 
     eid: int
     text: str
@@ -114,7 +114,7 @@ class Call(Effect):
 
 @attrs.frozen(eq=False)
 class Alternatives(Effect):
-    """`gain 1 fighter OR attack 1 planet`: the player picks one that can be done."""
+    """`gain 1 gold OR build 1 house`: the player picks one that can be done."""
 
     eid: int
     text: str
@@ -276,7 +276,7 @@ class ForPlayers(Effect):
 
 @attrs.frozen(eq=False)
 class ForCards(Effect):
-    """`for each card in ... as the colony:` over the cards as they were at the start."""
+    """`for each card in ... as the guest:` over the cards as they were at the start."""
 
     eid: int
     text: str

@@ -7,7 +7,7 @@ import attrs
 from rules_dsl import rng
 from rules_dsl.effects.base import Effect, move_card, refill_possible, take_top
 from rules_dsl.effects.control import Guard
-from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TopCard, ZoneExpr
+from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr
 from rules_dsl.errors import RulesError
 from rules_dsl.state import Frame, GameState
 
@@ -225,6 +225,61 @@ class Mark(Guard):
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return card_available(st, fr, self.card_expr)
+
+
+@attrs.frozen(eq=False)
+class PutToken(Guard):
+    """`put a blockade token on it`."""
+
+    eid: int
+    text: str
+    kind: str
+    card_expr: CardExpr
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        c = self.card_expr.card(st, fr)
+        if c < 0:
+            return False
+        st.cards[c].tokens.append(self.kind)
+        return True
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return card_available(st, fr, self.card_expr)
+
+
+@attrs.frozen(eq=False)
+class Note(Effect):
+    """`note the kind as sold`: remember a word for the player (each word once)."""
+
+    eid: int
+    text: str
+    value: TextExpr
+    name: str
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        word = self.value.text(st, fr)
+        notes = st.notes.setdefault(f"{self.name}.{fr.player}", [])
+        if word not in notes:
+            notes.append(word)
+        return True
+
+
+@attrs.frozen(eq=False)
+class ClearNotes(Effect):
+    """`clear all sold notes`: for every player."""
+
+    eid: int
+    text: str
+    name: str
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        prefix = self.name + "."
+        for key in [k for k in st.notes if k.startswith(prefix)]:
+            del st.notes[key]
+        return True
 
 
 @attrs.frozen(eq=False)

@@ -112,7 +112,10 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
         return CURRENT.rules.cards[st.cards[c].type].props[self.prop]
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return int(self.value(st, fr, cand))
+        value = self.value(st, fr, cand)
+        if isinstance(value, NumExpr):  # an expression property, worked out for that card
+            return value.num(st, fr, self.card_expr.card(st, fr, cand))
+        return int(value)
 
     def sym(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         return str(self.value(st, fr, cand))
@@ -150,13 +153,20 @@ class CountSymbols(NumExpr):
         return sum(types[cards[c].type].symbols.get(s, 0) for c in self.cset.cards(st, fr, cand))
 
 
+def group_zones(st: GameState, members: tuple[tuple[str, str], ...]) -> list[str]:
+    """A zone group's zones in this game: a member with a condition is there when its
+    parameter is not 0 (a pile that only some variants use)."""
+    params = st.params
+    return [z for z, when in members if not when or params.get(when, 0)]
+
+
 @attrs.frozen
 class CountEmpty(NumExpr):
-    zones: tuple[str, ...]
+    zones: tuple[tuple[str, str], ...]
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         z = st.zones
-        return sum(1 for k in self.zones if not z[k])
+        return sum(1 for k in group_zones(st, self.zones) if not z[k])
 
 
 @attrs.frozen
@@ -214,7 +224,7 @@ class CardVar(CardExpr):
 
 @attrs.frozen
 class TopCard(CardExpr):
-    """`the top card of the domain-deck`; refills the zone if its rules say so; -1 if none."""
+    """`the top card of the draw-pile`; refills the zone if its rules say so; -1 if none."""
 
     zone: ZoneExpr
 
@@ -355,7 +365,7 @@ class OpponentZone(ZoneExpr):
 
 @attrs.frozen
 class OpponentsZones(ZoneExpr):
-    """`an opponent's colonies`: that zone of every other player, clockwise."""
+    """`an opponent's tableau`: that zone of every other player, clockwise."""
 
     name: str
 
@@ -381,6 +391,71 @@ class SymLit(SymExpr):
 
     def sym(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         return self.name
+
+
+# ---- words (token kinds, noted values) ---------------------------------------------
+
+
+class TextExpr:
+    def text(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        raise NotImplementedError
+
+
+@attrs.frozen
+class TextLit(TextExpr):
+    value: str
+
+    def text(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return self.value
+
+
+@attrs.frozen
+class TextVar(TextExpr):
+    """A word bound by a choice, such as `the kind` after a token is taken."""
+
+    name: str
+
+    def text(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return str(lookup(st, self.name))
+
+
+@attrs.frozen
+class TextProp(TextExpr):
+    prop: CardProp
+
+    def text(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return str(self.prop.value(st, fr, cand))
+
+
+@attrs.frozen
+class CountNotes(NumExpr):
+    name: str
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return len(st.notes.get(f"{self.name}.{fr.player}", ()))
+
+
+@attrs.frozen
+class CountTokensOf(NumExpr):
+    kinds: tuple[str, ...]
+    cset: CardSet
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        cards = st.cards
+        kinds = self.kinds
+        return sum(1 for c in self.cset.cards(st, fr, cand) for t in cards[c].tokens if t in kinds)
+
+
+@attrs.frozen
+class Extreme(NumExpr):
+    larger: bool
+    left: NumExpr
+    right: NumExpr
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        a = self.left.num(st, fr, cand)
+        b = self.right.num(st, fr, cand)
+        return max(a, b) if self.larger else min(a, b)
 
 
 # ---- conditions --------------------------------------------------------------------
@@ -450,6 +525,23 @@ class IsMarked(Cond):
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
         c = self.card_expr.card(st, fr, cand)
         return (c >= 0 and self.name in st.cards[c].marks) != self.negated
+
+
+@attrs.frozen
+class IsNoted(Cond):
+    value: TextExpr
+    name: str
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        return self.value.text(st, fr, cand) in st.notes.get(f"{self.name}.{fr.player}", ())
+
+
+@attrs.frozen
+class AnyOf(Cond):
+    conds: tuple[Cond, ...]
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        return any(c.test(st, fr, cand) for c in self.conds)
 
 
 @attrs.frozen
