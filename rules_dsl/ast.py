@@ -476,7 +476,7 @@ class Section:
 CardRef = It | ThisCard | Ref | TopCard
 SymbolRef = SymbolName | Ref
 CardSet = Query | CardsUnder | It | ThisCard | Ref
-CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder
+CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder | Query
 Expr = Number | Var | It | ThisCard | Ref | Arith | CountCards | CountSymbols | CountEmpty | CountTokens | Total
 Filter = WithSymbol | WithSection | Where | Whose
 Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | IsNoted | Not | AllOf | AnyOf

@@ -378,8 +378,12 @@ class _ToAst(Transformer[Token, Any]):
     def top_cards(self, meta: Any, ch: list[Any]) -> ast.TopCards:
         return ast.TopCards(ch[0], ch[-1], _pos(meta))
 
-    def all_cards(self, meta: Any, ch: list[Any]) -> ast.AllCards:
-        return ast.AllCards(ch[-1], _pos(meta))
+    def all_query(self, meta: Any, ch: list[Any]) -> Any:
+        q: ast.Query = ch[-1]
+        # "all cards in ZONE" is the common, fast case
+        if q.noun in ("card", "cards") and not q.facing and not q.filters and len(q.zones) == 1:
+            return ast.AllCards(q.zones[0], _pos(meta))
+        return q
 
     def cards_under(self, meta: Any, ch: list[Any]) -> ast.CardsUnder:
         return ast.CardsUnder(ch[-1], _pos(meta))

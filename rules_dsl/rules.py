@@ -85,4 +85,5 @@ class Rules:
     draw_from: str
     draw_to: str
     overrides: tuple[str, ...] = ()  # what later packs replaced, for the loader's report
+    wild: dict[int, Cond] = attrs.Factory(dict)  # card type -> when it counts as every symbol
     step_limit: int = 20000

@@ -68,6 +68,7 @@ class GameState:
     round: int = 0
     phase: str = "setup"
     end_trigger: str = ""
+    final_turns: list[int] = attrs.Factory(list)  # players still to take a turn after the end
     extra_rounds_left: int = 0
     over: bool = False
     scores: list[int] = attrs.Factory(list)
@@ -116,6 +117,7 @@ class GameState:
             round=self.round,
             phase=self.phase,
             end_trigger=self.end_trigger,
+            final_turns=self.final_turns[:],
             extra_rounds_left=self.extra_rounds_left,
             over=self.over,
             scores=self.scores[:],

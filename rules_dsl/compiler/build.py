@@ -148,6 +148,7 @@ class _Builder:
         sc = StatementCompiler(voc, effects, set(params) | BUILTIN_PARAMS | lets, binds, self.procedures())
         self._sc = sc
         card_types = self.compile_cards(cards, voc, sc)
+        wild = self.compile_wild(voc, sc, {c.id: i for i, c in enumerate(card_types)})
         setup = self.compile_script("setup", sc, phase_name="setup")
         phases = self.compile_turn(sc)
         triggers, extra = self.compile_end(sc)
@@ -165,6 +166,7 @@ class _Builder:
             tiebreak,
             bodies,
             self._end_after_turn,
+            self._final_turn(sc),
             tuple(self._breakdown),
         )
         effects.append(loop)
@@ -195,6 +197,7 @@ class _Builder:
             draw_from=voc.draw[0],
             draw_to=voc.draw[1],
             overrides=tuple(self.overridden),
+            wild=wild,
         )
 
     def player_range(self) -> tuple[int, int]:
@@ -360,6 +363,7 @@ class _Builder:
                     texts.append(_Text(tree, t.loc))
         self._end_trees: list[tuple[str, Any, Loc]] = []
         self._end_after_turn = False
+        self._final_turn_tree: tuple[Any, Loc] | None = None
         end = self.last("game-end")
         self._extra_rounds: Any = 0
         if end is not None:
@@ -367,7 +371,7 @@ class _Builder:
             if not hasattr(node, "items"):
                 self.problems.add(end.loc, "game-end must be {triggers: [...], extra-rounds: N}")
             else:
-                end_keys = ["triggers", "extra-rounds", "ends"]
+                end_keys = ["triggers", "extra-rounds", "ends", "final-turn"]
                 for field in node:
                     if field not in end_keys:
                         self.problems.add(
@@ -385,6 +389,9 @@ class _Builder:
                         expected=["after-round", "after-turn"],
                     )
                 self._end_after_turn = ends == "after-turn"
+                if "final-turn" in node:
+                    t = Located(node["final-turn"], Loc(end.loc.file, *self._text_loc(node, "final-turn", end.loc)))
+                    self._final_turn_tree = (self.parse_text(t, "condition"), t.loc)
                 if self._end_after_turn and node.get("extra-rounds", 0) != 0:
                     self.problems.add(
                         key_loc(node, "extra-rounds", end.loc.file),
@@ -693,6 +700,32 @@ class _Builder:
             assert part is not None
             self.problems.add(part.loc, f"extra-rounds must be a number or a parameter, not {er!r}")
         return triggers, extra
+
+    def compile_wild(self, voc: Vocabulary, sc: StatementCompiler, index: dict[str, int]) -> dict[int, Any]:
+        """Cards that count as one of every symbol while a condition holds for their owner."""
+        wild: dict[int, Any] = {}
+        for card_id, text, loc in voc.wild_cards:
+            if card_id not in index:
+                self.problems.add(loc, f"wild-cards: unknown card {card_id!r}", suggestion=suggest(card_id, index))
+                continue
+            tree = self.parse_text(Located(text, loc), "condition")
+            if tree is None:
+                continue
+            try:
+                wild[index[card_id]] = sc.cond(tree)
+            except CompileError as exc:
+                self.report(exc, loc)
+        return wild
+
+    def _final_turn(self, sc: StatementCompiler) -> Any:
+        if self._final_turn_tree is None or self._final_turn_tree[0] is None:
+            return None
+        tree, loc = self._final_turn_tree
+        try:
+            return sc.cond(tree)
+        except CompileError as exc:
+            self.report(exc, loc)
+            return None
 
     def compile_scoring(self, sc: StatementCompiler) -> tuple[NumExpr, NumExpr]:
         exprs: dict[str, NumExpr] = {"score": Num(0), "tiebreak": Num(0)}

@@ -83,15 +83,29 @@ class StatementCompiler:
             lead = 0
             while lead < len(stmts) and isinstance(stmts[lead], ast.Let):
                 lead += 1
-            if lead < len(stmts) and isinstance(
-                stmts[lead], ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeToken
-            ):
+            if lead < len(stmts) and self.asks_first(stmts[lead]):
                 children = [self.stmt(s, optional if i == lead else "") for i, s in enumerate(stmts)]
                 return self.add(control.Block, text=node.text, children=tuple(children))
             inner = self.add(control.Block, text=node.text, children=tuple(self.stmt(s) for s in stmts))
             ask = self.add(control.Ask, text=node.text, yes=node.text or "yes", no=optional, body=inner)
             return self.add(control.Block, text=node.text, children=(ask, inner))
         return self.add(control.Block, text=node.text, children=tuple(self.stmt(s) for s in stmts))
+
+    def asks_first(self, node: Any, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a statement starts by asking a choice that can carry a pass option."""
+        if isinstance(node, ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeToken | ast.TakeTokenOf):
+            return True
+        if isinstance(node, ast.Block):
+            lead = [s for s in node.stmts if not isinstance(s, ast.Let)]
+            return bool(lead) and lead[0] is node.stmts[len(node.stmts) - len(lead)] and self.asks_first(lead[0], seen)
+        if isinstance(node, ast.Call) and node.name in self.proc_trees and node.name not in seen:
+            if node.arg is not None and not self._uses_n(node.name):
+                return False  # a repeated call asks once per round
+            return self.asks_first(self.proc_trees[node.name][0], seen | {node.name})
+        return False
+
+    def _uses_n(self, name: str) -> bool:
+        return any(isinstance(n, ast.Var) and n.name == "N" for n in walk(self.proc_trees[name][0]))
 
     def body(self, node: ast.Stmt, optional: str = "") -> Effect:
         if isinstance(node, ast.Block):
@@ -101,9 +115,7 @@ class StatementCompiler:
     def stmt(self, node: ast.Stmt, optional: str = "", text: str = "") -> Effect:
         method: Callable[[Any, str], Effect] = getattr(self, "s_" + type(node).__name__)
         eff = method(node, optional)
-        if optional and not isinstance(
-            node, ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeToken | ast.Block
-        ):
+        if optional and not isinstance(node, ast.Block) and not self.asks_first(node):
             text = text or _text(node)
             ask = self.add(control.Ask, text=text, yes=text or "yes", no=optional, body=eff)
             return self.add(control.Block, text=text, children=(ask, eff))
@@ -217,6 +229,8 @@ class StatementCompiler:
             return self.add(
                 primitives.MoveTop, text=text, count=None, source=self.zone(cards.zone), dest=dest, facing=node.facing
             )
+        if isinstance(cards, ast.Query):
+            return self.add(primitives.MoveCards, text=text, cset=self.query(cards), dest=dest, facing=node.facing)
         if isinstance(cards, ast.CardsUnder):
             cset: v.CardSet = v.CardsUnder(self.card(cards.card))
         else:
@@ -360,9 +374,9 @@ class StatementCompiler:
                 sorted(self.proc_trees) + ["a statement such as draw, gain, move, choose"],
                 suggest(node.name, list(self.proc_trees) + STATEMENT_WORDS),
             )
-        eid = self.procedure(node.name)
-        tree, _ = self.proc_trees[node.name]
-        uses_n = any(isinstance(n, ast.Var) and n.name == "N" for n in walk(tree))
+        uses_n = self._uses_n(node.name)
+        # "you may build 1 house": the procedure's first choice offers the pass
+        eid = self.procedure(node.name, optional if self.asks_first(node) else "")
         if uses_n and node.arg is None:
             raise CompileError(f"{node.name!r} needs a number, e.g. '{node.name} 1'", node.pos)
         if node.noun and node.noun not in self._nouns():
@@ -379,16 +393,17 @@ class StatementCompiler:
     def _nouns(self) -> list[str]:
         return [*self.voc.nouns(), *self.voc.counter_words, *self.voc.tokens, "card", "cards", *self.voc.symbols]
 
-    def procedure(self, name: str) -> int:
-        if name in self.procs:
-            return self.procs[name]
+    def procedure(self, name: str, optional: str = "") -> int:
+        key = f"{name}/{optional}" if optional else name
+        if key in self.procs:
+            return self.procs[key]
         eid = len(self.effects)
         self.effects.append(None)  # reserved: a procedure may call itself
-        self.procs[name] = eid
+        self.procs[key] = eid
         tree, loc = self.proc_trees[name]
         self.in_procedure += 1
         try:
-            body = self.block(tree)
+            body = self.block(tree, optional)
         except CompileError as exc:
             self.proc_errors.append((exc, loc))
             body = self.add(Nothing, text="nothing")

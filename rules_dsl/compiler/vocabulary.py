@@ -21,6 +21,7 @@ VOCAB_KEYS = {
     "zones",
     "zone-groups",
     "token-groups",
+    "wild-cards",
     "draw",
 }
 ZONE_KEYS = {"per", "visibility", "facing", "refill-from"}
@@ -42,6 +43,7 @@ class Vocabulary:
     zones: dict[str, ZoneType] = attrs.Factory(dict)
     zone_groups: dict[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)  # (zone, parameter or "")
     token_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    wild_cards: list[tuple[str, Any, Loc]] = attrs.Factory(list)  # (card id, condition text, where)
     draw: tuple[str, str] = ("", "")
 
     def kind_of(self, noun: str) -> str | None:
@@ -111,6 +113,17 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                     continue
                 for g, ts in value.items():
                     voc.token_groups[str(g)] = tuple(_names(ts, value_loc(value, g, file), "a token group", problems))
+            elif key == "wild-cards":
+                if not isinstance(value, list):
+                    problems.add(vloc, "wild-cards must be a list of {card: ID, while: CONDITION}")
+                    continue
+                for i, item in enumerate(value):
+                    iloc = value_loc(value, i, file)
+                    if not hasattr(item, "get") or set(item) != {"card", "while"}:
+                        problems.add(iloc, "each wild card is {card: ID, while: CONDITION}", expected=["card", "while"])
+                        continue
+                    wloc = value_loc(item, "while", file)
+                    voc.wild_cards.append((str(item["card"]), item["while"], wloc))
             elif key == "draw":
                 if not hasattr(value, "get") or set(value) - {"from", "to"}:
                     problems.add(vloc, "draw must be {from: ZONE, to: ZONE}")

@@ -24,6 +24,7 @@ class GameLoop(Effect):
     tiebreak: NumExpr
     bodies: tuple[int, ...] = ()  # effect ids of the phases' bodies
     after_turn: bool = False  # the game ends with the triggering turn, not its round
+    final_turn: Cond | None = None  # who takes one more turn when the game would end
     breakdown: tuple[tuple[str, NumExpr], ...] = ()
 
     def step(self, st: GameState, fr: Frame) -> None:
@@ -40,6 +41,15 @@ class GameLoop(Effect):
 
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1
+        if st.final_turns:
+            # a turn the rules grant after the game's end: then the next such turn, or the end
+            st.final_turns.pop(0)
+            fr.pc = 0
+            if st.final_turns:
+                st.active = st.final_turns[0]
+            else:
+                self.score_game(st, fr)
+            return
         if not st.end_trigger:
             for name, cond in self.triggers:
                 if cond.test(st, fr):
@@ -63,6 +73,21 @@ class GameLoop(Effect):
                     self.finish(st, fr)
 
     def finish(self, st: GameState, fr: Frame) -> None:
+        """The game would end: first any final turns the rules grant, then the score."""
+        if self.final_turn is not None:
+            granted = []
+            for i in range(st.players):
+                fr.player = i
+                if self.final_turn.test(st, fr):
+                    granted.append(i)
+            if granted:
+                st.final_turns = granted
+                st.active = granted[0]
+                fr.pc = 0
+                return
+        self.score_game(st, fr)
+
+    def score_game(self, st: GameState, fr: Frame) -> None:
         st.phase = "over"
         st.over = True
         scores, ties = [], []

@@ -141,6 +141,31 @@ class ZoneSize(NumExpr):
         return len(st.zones[self.zone.key(st, fr, cand)])
 
 
+def owner_of(st: GameState, card: int) -> int:
+    """The player whose zone holds a card (or the card it is tucked under); -1 if shared."""
+    loc = st.cards[card].loc
+    while loc[0] == "^":
+        loc = st.cards[int(loc[1:])].loc
+    _, _, seat = loc.partition(".")
+    return int(seat) if seat else -1
+
+
+def is_wild(st: GameState, card: int) -> bool:
+    """Whether a card counts as one of every symbol now (a pack's wild-cards rule)."""
+    cond = CURRENT.rules.wild.get(st.cards[card].type)
+    if cond is None:
+        return False
+    owner = owner_of(st, card)
+    return owner >= 0 and cond.test(st, Frame(-1, owner), card)
+
+
+def symbol_count(st: GameState, card: int, symbol: str) -> int:
+    n = CURRENT.rules.cards[st.cards[card].type].symbols.get(symbol, 0)
+    if n or not CURRENT.rules.wild:
+        return n
+    return 1 if is_wild(st, card) else 0
+
+
 @attrs.frozen
 class CountSymbols(NumExpr):
     symbol: SymExpr
@@ -148,6 +173,8 @@ class CountSymbols(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         s = self.symbol.sym(st, fr, cand)
+        if CURRENT.rules.wild:
+            return sum(symbol_count(st, c, s) for c in self.cset.cards(st, fr, cand))
         types = CURRENT.rules.cards
         cards = st.cards
         return sum(types[cards[c].type].symbols.get(s, 0) for c in self.cset.cards(st, fr, cand))
@@ -307,6 +334,7 @@ class Query(CardSet):
         facing = self.facing
         kind = self.kind
         sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
+        wild = bool(CURRENT.rules.wild)
         section = self.section
         where = self.where
         # "whose type is its type": the value belongs to the enclosing card, so work it out once
@@ -321,7 +349,7 @@ class Query(CardSet):
                     t = types[cs.type]
                     if kind and t.kind != kind:
                         continue
-                    if sym and sym not in t.symbols:
+                    if sym and sym not in t.symbols and not (wild and is_wild(st, c)):
                         continue
                     if section and section not in t.sections:
                         continue
