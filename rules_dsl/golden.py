@@ -11,10 +11,15 @@ from rules_dsl.trace import choices_of, random_chooser, transcript
 # (pack, players, seed, variants)
 GOLDEN_GAMES: list[tuple[str, int, int, list[str] | None]] = [
     ("base", 2, 1, None),
-    ("base", 2, 2, None),
     ("base", 3, 1, None),
     ("base", 4, 1, None),
-    ("base", 2, 3, ["two-player-reductions", "extra-round", "short-decks"]),
+    ("base", 3, 2, ["extended"]),
+    ("base", 2, 2, ["original-printing"]),
+    ("base", 2, 1, ["learning"]),
+    ("base", 4, 1, ["learning"]),
+    ("base", 2, 3, ["learning", "two-player-reductions", "extra-round", "short-decks"]),
+    ("microcosm", 2, 1, None),
+    ("microcosm", 2, 2, None),
 ]
 
 
