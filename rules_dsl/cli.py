@@ -119,14 +119,14 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
-    from rules_dsl.golden import GOLDEN_GAMES, check_golden, write_golden
+    from rules_dsl.golden import check_golden, golden_games, write_golden
 
     folder = Path(args.dir)
     if args.check:
         problems = check_golden(folder)
         for p in problems:
             print(p)
-        print(f"{len(GOLDEN_GAMES) - len(problems)} passed, {len(problems)} failed")
+        print(f"{len(golden_games(folder)) - len(problems)} passed, {len(problems)} failed")
         return 1 if problems else 0
     for path in write_golden(folder):
         print(f"wrote {path}")

@@ -8,19 +8,23 @@ from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import RulesError
 from rules_dsl.trace import choices_of, random_chooser, transcript
 
-# (pack, players, seed, variants)
-GOLDEN_GAMES: list[tuple[str, int, int, list[str] | None]] = [
-    ("base", 2, 1, None),
-    ("base", 3, 1, None),
-    ("base", 4, 1, None),
-    ("base", 3, 2, ["extended"]),
-    ("base", 2, 2, ["original-printing"]),
-    ("base", 2, 1, ["learning"]),
-    ("base", 4, 1, ["learning"]),
-    ("base", 2, 3, ["learning", "two-player-reductions", "extra-round", "short-decks"]),
-    ("microcosm", 2, 1, None),
-    ("microcosm", 2, 2, None),
-]
+GAMES_FILE = "games.yaml"  # in the golden folder: which games are kept, as data
+
+
+def golden_games(folder: Path) -> list[tuple[str, int, int, list[str] | None]]:
+    """(pack, players, seed, variants) of each golden game, listed in FOLDER/games.yaml."""
+    from ruamel.yaml import YAML
+
+    path = folder / GAMES_FILE
+    if not path.is_file():
+        raise RulesError(f"{path} is missing: it lists the golden games (pack, players, seed, variants)")
+    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    games = []
+    for i, item in enumerate(data or []):
+        if not isinstance(item, dict) or not {"pack", "players", "seed"} <= set(item):
+            raise RulesError(f"{path}: entry {i + 1} needs pack, players and seed (and may give variants)")
+        games.append((str(item["pack"]), int(item["players"]), int(item["seed"]), item.get("variants")))
+    return games
 
 
 def golden_name(pack: str, players: int, seed: int, variants: list[str] | None) -> str:
@@ -28,11 +32,12 @@ def golden_name(pack: str, players: int, seed: int, variants: list[str] | None) 
     return f"{pack}-{players}p-seed{seed}{tail}.txt"
 
 
-def write_golden(folder: Path) -> list[Path]:
+def write_golden(folder: Path, games: list[tuple[str, int, int, list[str] | None]] | None = None) -> list[Path]:
+    """Record the golden games (by default those FOLDER/games.yaml lists) into FOLDER."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     engines: dict[str, Engine] = {}
-    for pack, players, seed, variants in GOLDEN_GAMES:
+    for pack, players, seed, variants in golden_games(folder) if games is None else games:
         engine = engines.setdefault(pack, Engine.load(pack_paths(pack)))
         text = transcript(engine, players, seed, variants, random_chooser(seed), "golden playthrough")
         path = folder / golden_name(pack, players, seed, variants)
@@ -57,7 +62,7 @@ def replay_transcript(engine: Engine, players: int, seed: int, variants: list[st
 def check_golden(folder: Path) -> list[str]:
     problems = []
     engines: dict[str, Engine] = {}
-    for pack, players, seed, variants in GOLDEN_GAMES:
+    for pack, players, seed, variants in golden_games(folder):
         path = folder / golden_name(pack, players, seed, variants)
         if not path.is_file():
             problems.append(f"{path}: missing (run 'rules-dsl golden')")
