@@ -464,7 +464,8 @@ class StatementCompiler:
             raise unknown("property", ref.name, ref.pos, list(props))
         ptype = props[ref.name]
         kind = "text" if isinstance(ptype, list) else ptype
-        if want != kind and not (want == "symbol" and kind == "text") and not (want == "number" and kind == "expression"):
+        compatible = {(want, want), ("symbol", "text"), ("number", "expression")}
+        if (want, kind) not in compatible:
             raise CompileError(f"property {ref.name!r} is a {kind}, not a {want}", ref.pos)
         if ref.owner == "its":
             card: v.CardExpr = v.ItCard()
