@@ -218,7 +218,7 @@ class Total(NumExpr):
         for c in self.cset.cards(st, fr, cand):
             value = types[cards[c].type].props.get(p, 0)
             # an expression property is worked out for the card itself ("it")
-            total += value.num(st, fr, c) if isinstance(value, NumExpr) else int(value)
+            total += value if value.__class__ is int else value.num(st, fr, c)
         return total
 
 
@@ -326,12 +326,28 @@ class Query(CardSet):
     section: str
     where: Cond | None
     whose: tuple[tuple[str, Any, bool], ...] = ()  # (property, str or CardProp, negated)
+    plain: bool = attrs.field(init=False)  # no filter but facing
+
+    def __attrs_post_init__(self) -> None:
+        plain = not (self.kind or self.symbol or self.section or self.where or self.whose)
+        object.__setattr__(self, "plain", plain)
 
     def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
-        types = CURRENT.rules.cards
-        cards = st.cards
-        out: list[int] = []
+        zones = self.zones
+        if len(zones) == 1:
+            zone_keys = zones[0].keys(st, fr, cand)
+        else:
+            zone_keys = [k for z in zones for k in z.keys(st, fr, cand)]
         facing = self.facing
+        cards = st.cards
+        if self.plain:
+            # the hot case: "face-up cards in your empire", "cards in your hand"
+            if facing < 0:
+                return [c for key in zone_keys for c in st.zones[key]]
+            up = bool(facing)
+            return [c for key in zone_keys for c in st.zones[key] if cards[c].up == up]
+        types = CURRENT.rules.cards
+        out: list[int] = []
         kind = self.kind
         sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
         wild = bool(CURRENT.rules.wild)
@@ -339,7 +355,6 @@ class Query(CardSet):
         where = self.where
         # "whose type is its type": the value belongs to the enclosing card, so work it out once
         whose = [(p, v if isinstance(v, str) else v.value(st, fr, cand), neg) for p, v, neg in self.whose]
-        zone_keys = [k for z in self.zones for k in z.keys(st, fr, cand)]
         for key in zone_keys:
             for c in st.zones[key]:
                 cs = cards[c]
@@ -372,6 +387,9 @@ class PlayerZone(ZoneExpr):
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         return self.by_seat[fr.player]
 
+    def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
+        return [self.by_seat[fr.player]]
+
 
 @attrs.frozen
 class SharedZone(ZoneExpr):
@@ -379,6 +397,9 @@ class SharedZone(ZoneExpr):
 
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         return self.name
+
+    def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
+        return [self.name]
 
 
 @attrs.frozen
