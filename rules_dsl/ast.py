@@ -68,6 +68,7 @@ class Query:
     zones: tuple[Ref, ...]
     filters: tuple[Filter, ...]
     pos: Pos
+    noun_pos: Pos | None = None
 
 
 @attrs.frozen

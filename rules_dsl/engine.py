@@ -50,7 +50,16 @@ def pack_paths(pack: str) -> list[str]:
     packs = builtin_packs()
     if pack in packs:
         return [str(p) for p in packs[pack]]
-    return pack.split(",")
+    paths = pack.split(",")
+    if len(paths) == 1 and "/" not in pack and not Path(pack).exists():
+        from rules_dsl.errors import RulesError, suggest
+
+        hint = suggest(pack, packs)
+        raise RulesError(
+            f"no pack {pack!r}: give a built-in pack ({', '.join(sorted(packs))}) or a pack folder"
+            + (f" ({hint})" if hint else "")
+        )
+    return paths
 
 
 class Engine:
@@ -96,5 +105,6 @@ class Engine:
             raise StateFormatError("inconsistent game state: " + "; ".join(problems[:5]))
         return st
 
-    def check(self, st: GameState) -> list[str]:
-        return interpreter.check_state(self.rules, st)
+    def check(self, st: GameState, settled: bool = True) -> list[str]:
+        """Consistency problems; `settled=False` for a state not yet run to its first decision."""
+        return interpreter.check_state(self.rules, st, settled)

@@ -135,7 +135,7 @@ def replay(rules: Rules, players: int, seed: int, variants: list[str] | None, lo
     return st
 
 
-def check_state(rules: Rules, st: GameState) -> list[str]:
+def check_state(rules: Rules, st: GameState, settled: bool = True) -> list[str]:
     """Problems with a state's consistency (for loaded files and property tests)."""
     problems: list[str] = []
     where: dict[int, str] = {}
@@ -171,6 +171,10 @@ def check_state(rules: Rules, st: GameState) -> list[str]:
     for fr in st.frames:
         if not 0 <= fr.eid < len(rules.effects):
             problems.append(f"a frame names unknown effect {fr.eid}")
+    if settled and st.frames and st.pending is None:
+        problems.append("the game is not over but no decision is pending")
+    if st.pending is not None and len(st.pending.options) != len(st.pending.values):
+        problems.append("the pending decision's options and values do not match")
     return problems
 
 

@@ -349,15 +349,15 @@ class _ToAst(Transformer[Token, Any]):
         rest = list(ch)
         if isinstance(rest[0], Token) and rest[0].type == "FACING":
             facing = str(rest.pop(0))
-        noun = rest.pop(0)
+        noun, noun_pos = rest.pop(0)
         zones = rest.pop(0)
-        return ast.Query(facing, noun, zones, tuple(rest), _pos(meta))
+        return ast.Query(facing, noun, zones, tuple(rest), _pos(meta), noun_pos)
 
     def query_tail(self, meta: Any, ch: list[Any]) -> ast.Query:
         return ch[0]  # type: ignore[no-any-return]
 
-    def noun(self, meta: Any, ch: list[Any]) -> str:
-        return str(ch[0])
+    def noun(self, meta: Any, ch: list[Any]) -> tuple[str, ast.Pos]:
+        return str(ch[0]), _tpos(ch[0])
 
     def zones(self, meta: Any, ch: list[Any]) -> tuple[ast.Ref, ...]:
         return tuple(ch)

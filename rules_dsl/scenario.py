@@ -309,7 +309,7 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
     st.pending = None
     st.failed = False
     st.frames = [Frame(rules.game_loop, active, -1, phases.index(phase), {}, None)]
-    problems = engine.check(st)
+    problems = engine.check(st, settled=False)
     if problems:
         raise ScenarioError("the position is inconsistent: " + "; ".join(problems[:3]))
     run(rules, st)

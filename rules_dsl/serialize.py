@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import cattrs
@@ -11,6 +12,38 @@ from rules_dsl.errors import StateFormatError
 from rules_dsl.state import GameState
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
+
+
+def _strict(kind: type) -> Callable[[Any, Any], Any]:
+    """Take a JSON value only if it already has the type: no quiet bool("false") or int(3.7)."""
+
+    def structure(value: object, _: object) -> object:
+        if type(value) is not kind:
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+        return value
+
+    return structure
+
+
+for _kind in (bool, int, str):
+    _converter.register_structure_hook(_kind, _strict(_kind))
+
+
+def _strict_list_factory(cl: Any, converter: cattrs.Converter) -> Any:
+    """cattrs' own list hook (with its per-item error paths), but only for real lists."""
+    from cattrs.cols import list_structure_factory
+
+    inner = list_structure_factory(cl, converter)
+
+    def structure(value: Any, kind: Any) -> Any:
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list, got {type(value).__name__} {value!r}")
+        return inner(value, kind)
+
+    return structure
+
+
+_converter.register_structure_hook_factory(lambda cl: getattr(cl, "__origin__", None) is list, _strict_list_factory)
 
 
 def to_data(st: GameState) -> dict[str, Any]:

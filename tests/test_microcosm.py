@@ -231,6 +231,7 @@ WORDS = [
 ]
 PATTERN = re.compile("|".join(f"(?:{w})" for w in WORDS), re.IGNORECASE)
 
+
 def game_words(folder: Path) -> list[tuple[str, int, str]]:
     hits = []
     for path in sorted(folder.rglob("*.py")):

@@ -168,6 +168,7 @@ class _Builder:
             self._end_after_turn,
             self._final_turn(sc),
             tuple(self._breakdown),
+            self._turn_limit,
         )
         effects.append(loop)
         if self.problems.items:
@@ -363,6 +364,7 @@ class _Builder:
                     texts.append(_Text(tree, t.loc))
         self._end_trees: list[tuple[str, Any, Loc]] = []
         self._end_after_turn = False
+        self._turn_limit = 0
         self._final_turn_tree: tuple[Any, Loc] | None = None
         end = self.last("game-end")
         self._extra_rounds: Any = 0
@@ -371,7 +373,7 @@ class _Builder:
             if not hasattr(node, "items"):
                 self.problems.add(end.loc, "game-end must be {triggers: [...], extra-rounds: N}")
             else:
-                end_keys = ["triggers", "extra-rounds", "ends", "final-turn"]
+                end_keys = ["triggers", "extra-rounds", "ends", "final-turn", "turn-limit"]
                 for field in node:
                     if field not in end_keys:
                         self.problems.add(
@@ -389,6 +391,13 @@ class _Builder:
                         expected=["after-round", "after-turn"],
                     )
                 self._end_after_turn = ends == "after-turn"
+                limit = node.get("turn-limit", 0)
+                if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+                    self.problems.add(
+                        value_loc(node, "turn-limit", end.loc.file), "turn-limit must be a whole number of turns"
+                    )
+                    limit = 0
+                self._turn_limit = limit
                 if "final-turn" in node:
                     t = Located(node["final-turn"], Loc(end.loc.file, *self._text_loc(node, "final-turn", end.loc)))
                     self._final_turn_tree = (self.parse_text(t, "condition"), t.loc)

@@ -505,7 +505,7 @@ class StatementCompiler:
         if q.noun not in ("card", "cards"):
             found = self.voc.kind_of(q.noun)
             if found is None:
-                raise unknown("card kind", q.noun, q.pos, self.voc.nouns() + ["card"])
+                raise unknown("card kind", q.noun, q.noun_pos or q.pos, self.voc.nouns() + ["card"])
             kind = found
         symbol = None
         section = ""

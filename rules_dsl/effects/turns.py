@@ -26,6 +26,7 @@ class GameLoop(Effect):
     after_turn: bool = False  # the game ends with the triggering turn, not its round
     final_turn: Cond | None = None  # who takes one more turn when the game would end
     breakdown: tuple[tuple[str, NumExpr], ...] = ()
+    turn_limit: int = 0  # a safety net: the game ends after this many turns (0: none)
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -49,6 +50,12 @@ class GameLoop(Effect):
                 st.active = st.final_turns[0]
             else:
                 self.score_game(st, fr)
+            return
+        if self.turn_limit and st.turn >= self.turn_limit and not st.end_trigger:
+            st.end_trigger = "turn limit"
+            st.active = (st.active + 1) % st.players
+            fr.pc = 0
+            self.score_game(st, fr)
             return
         if not st.end_trigger:
             for name, cond in self.triggers:
