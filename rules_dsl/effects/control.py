@@ -91,13 +91,15 @@ class Call(Effect):
     arg: NumExpr | None
 
     def step(self, st: GameState, fr: Frame) -> None:
-        if fr.pc == 0:
-            # this frame is the procedure's scope: one frame fewer on a hot path
-            fr.pc = 1
-            fr.vars = {} if self.arg is None else {"N": self.arg.num(st, fr)}
-            push(st, self.proc.body.eid, fr.player, fr.src)
-            return
-        st.frames.pop()
+        # a tail call: this frame becomes the procedure's body, with the procedure's
+        # names (N) as its scope; a procedure neither absorbs nor adds a failure
+        names = {} if fr.vars is None else dict(fr.vars)  # keep names a loop bound here
+        if self.arg is not None:
+            names["N"] = self.arg.num(st, fr)
+        fr.vars = names
+        fr.eid = self.proc.body.eid
+        fr.pc = 0
+        fr.data = None
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         if self.arg is not None:
@@ -197,13 +199,13 @@ class If(Effect):
     otherwise: Effect | None
 
     def step(self, st: GameState, fr: Frame) -> None:
-        if fr.pc == 1:
+        branch = self.then if self.cond.test(st, fr) else self.otherwise
+        if branch is None:
             st.frames.pop()
             return
-        fr.pc = 1
-        branch = self.then if self.cond.test(st, fr) else self.otherwise
-        if branch is not None:
-            push(st, branch.eid, fr.player, fr.src)
+        # a tail call: this frame becomes the branch (an "if" passes failures through)
+        fr.eid = branch.eid
+        fr.pc = 0
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         branch = self.then if self.cond.test(st, fr) else self.otherwise
