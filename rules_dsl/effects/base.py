@@ -78,17 +78,22 @@ def bind(st: GameState, name: str, value: Any) -> None:
             return
 
 
-def move_card(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = False) -> None:
-    cs = st.cards[card]
-    loc = cs.loc
+def detach(st: GameState, card: int) -> None:
+    """Take a card out of its zone, or from under the card it is tucked under."""
+    loc = st.cards[card].loc
     if loc[0] == "^":
         st.cards[int(loc[1:])].under.remove(card)
     else:
         st.zones[loc].remove(card)
+
+
+def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = False) -> None:
+    """Put a detached card into a zone, facing as said or as the zone's rules say."""
     if bottom:
         st.zones[dest].insert(0, card)
     else:
         st.zones[dest].append(card)
+    cs = st.cards[card]
     cs.loc = dest
     if facing:
         cs.up = facing == "up"
@@ -96,6 +101,11 @@ def move_card(st: GameState, card: int, dest: str, facing: str = "", bottom: boo
         zfacing = CURRENT.rules.zones[dest.split(".", 1)[0]].facing
         if zfacing:
             cs.up = zfacing == "up"
+
+
+def move_card(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = False) -> None:
+    detach(st, card)
+    place(st, card, dest, facing, bottom)
 
 
 def refill(st: GameState, key: str) -> bool:
@@ -133,16 +143,7 @@ def refill_possible(st: GameState, key: str) -> bool:
 def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
     if not st.zones[key] and not refill(st, key):
         return False
-    card = st.zones[key].pop()
-    cs = st.cards[card]
-    st.zones[dest].append(card)
-    cs.loc = dest
-    if facing:
-        cs.up = facing == "up"
-    else:
-        zfacing = CURRENT.rules.zones[dest.split(".", 1)[0]].facing
-        if zfacing:
-            cs.up = zfacing == "up"
+    place(st, st.zones[key].pop(), dest, facing)
     return True
 
 

@@ -138,8 +138,49 @@ class ChooseZone(Guard):
         return bool(self._options(st))
 
 
+class TokenChoice(Guard):
+    """A choice of (card, token kind) pairs: which slot to fill, which token to take."""
+
+    text: str
+    optional: bool
+    pass_label: str
+
+    def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
+        raise NotImplementedError
+
+    def _apply(self, st: GameState, card: int, kind: str) -> None:
+        raise NotImplementedError
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        ids, values = self._options(st, fr)
+        if not values:
+            st.failed = True
+            st.frames.pop()
+            return
+        if len(values) == 1 and not self.optional:
+            self.resume(st, fr, values[0])
+            return
+        if self.optional:
+            ids.append(self.pass_label)
+            values.append(None)
+        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value is None:
+            st.failed = True
+        else:
+            card, kind = value
+            self._apply(st, card, kind)
+            bind(st, "it", card)
+            bind(st, "kind", kind)
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return bool(self._options(st, fr)[1])
+
+
 @attrs.frozen(eq=False)
-class FillSlot(Guard):
+class FillSlot(TokenChoice):
     """`fill an empty slot on a face-up card in your tableau`: a token of the slot's kind."""
 
     eid: int
@@ -158,36 +199,12 @@ class FillSlot(Guard):
                     values.append([c, kind])
         return token_options(st, values)
 
-    def step(self, st: GameState, fr: Frame) -> None:
-        ids, values = self._options(st, fr)
-        if not values:
-            st.failed = True
-            st.frames.pop()
-            return
-        if len(values) == 1 and not self.optional:
-            self.resume(st, fr, values[0])
-            return
-        if self.optional:
-            ids.append(self.pass_label)
-            values.append(None)
-        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
-
-    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
-        if value is None:
-            st.failed = True
-        else:
-            card, kind = value
-            st.cards[card].tokens.append(kind)
-            bind(st, "it", card)
-            bind(st, "kind", kind)
-        st.frames.pop()
-
-    def can_start(self, st: GameState, fr: Frame) -> bool:
-        return bool(self._options(st, fr)[1])
+    def _apply(self, st: GameState, card: int, kind: str) -> None:
+        st.cards[card].tokens.append(kind)
 
 
 @attrs.frozen(eq=False)
-class TakeToken(Guard):
+class TakeToken(TokenChoice):
     """`remove a token from a face-up card in your tableau`."""
 
     eid: int
@@ -206,32 +223,8 @@ class TakeToken(Guard):
                     values.append([c, kind])
         return token_options(st, values)
 
-    def step(self, st: GameState, fr: Frame) -> None:
-        ids, values = self._options(st, fr)
-        if not values:
-            st.failed = True
-            st.frames.pop()
-            return
-        if len(values) == 1 and not self.optional:
-            self.resume(st, fr, values[0])
-            return
-        if self.optional:
-            ids.append(self.pass_label)
-            values.append(None)
-        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
-
-    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
-        if value is None:
-            st.failed = True
-        else:
-            card, kind = value
-            st.cards[card].tokens.remove(kind)
-            bind(st, "it", card)
-            bind(st, "kind", kind)
-        st.frames.pop()
-
-    def can_start(self, st: GameState, fr: Frame) -> bool:
-        return bool(self._options(st, fr)[1])
+    def _apply(self, st: GameState, card: int, kind: str) -> None:
+        st.cards[card].tokens.remove(kind)
 
 
 @attrs.frozen(eq=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl import rng
-from rules_dsl.effects.base import Effect, move_card, refill_possible, take_top
+from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, take_top
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr
 from rules_dsl.errors import RulesError
@@ -114,11 +114,7 @@ class Tuck(Effect):
         if card == host or card < 0 or host < 0:
             return False
         cs = st.cards[card]
-        loc = cs.loc
-        if loc[0] == "^":
-            st.cards[int(loc[1:])].under.remove(card)
-        else:
-            st.zones[loc].remove(card)
+        detach(st, card)
         st.cards[host].under.append(card)
         cs.loc = f"^{host}"
         cs.up = True
