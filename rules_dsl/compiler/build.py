@@ -135,6 +135,16 @@ class _Builder:
                     binds[node.bind] = "zone"
                 elif isinstance(node, ast.ChooseKind):
                     binds[node.bind] = "kind"
+        for group, members in voc.zone_groups.items():
+            for zone, when in members:
+                if when and when not in params:
+                    part = self.parts["vocabulary"][-1]
+                    self.problems.add(
+                        part.loc,
+                        f"zone group {group!r}: {zone!r} is there when {when!r}, an unknown parameter",
+                        expected=sorted(params),
+                        suggestion=suggest(when, params),
+                    )
         for counter in voc.counters.values():
             if isinstance(counter.start, str) and counter.start not in params:
                 part = self.parts["vocabulary"][-1]

@@ -99,7 +99,8 @@ class StatementCompiler:
             lead = [s for s in node.stmts if not isinstance(s, ast.Let)]
             return bool(lead) and lead[0] is node.stmts[len(node.stmts) - len(lead)] and self.asks_first(lead[0], seen)
         if isinstance(node, ast.Call) and node.name in self.proc_trees and node.name not in seen:
-            if node.arg is not None and not self._uses_n(node.name):
+            once = isinstance(node.arg, ast.Number) and node.arg.value == 1
+            if node.arg is not None and not self._uses_n(node.name) and not once:
                 return False  # a repeated call asks once per round
             return self.asks_first(self.proc_trees[node.name][0], seen | {node.name})
         return False
@@ -208,7 +209,7 @@ class StatementCompiler:
         cards = node.cards
         text = "move cards"
         if node.bottom:
-            if isinstance(cards, ast.TopCards | ast.AllCards | ast.TopCard):
+            if isinstance(cards, ast.TopCards | ast.AllCards | ast.TopCard | ast.Query):
                 raise CompileError("only one card, or the cards under one, can be moved to the bottom", node.pos)
             cset_bottom: v.CardSet = (
                 v.CardsUnder(self.card(cards.card))
