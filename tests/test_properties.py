@@ -1,4 +1,5 @@
-"""Properties of every game, over random seeds, player counts, variants and legal choices.
+"""Properties of every game of every pack (base in all variant mixes, Microcosm), over random
+seeds, player counts and legal choices.
 
 - every step: every card in exactly one place, no negative counter (`engine.check`);
 - every game ends within a bound of decisions, with consistent scores and winners;
@@ -9,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any
@@ -25,6 +27,16 @@ SETTINGS = settings(deadline=None, max_examples=12, suppress_health_check=[Healt
 players_st = st.integers(min_value=2, max_value=4)
 seeds_st = st.integers(min_value=0, max_value=2**31 - 1)
 variants_st = st.one_of(st.none(), st.lists(st.sampled_from(BASE_VARIANTS), unique=True, max_size=len(BASE_VARIANTS)))
+# (pack, players, variants): the base game in every variant mix, and Microcosm
+games_st = st.one_of(
+    st.tuples(st.just("base"), players_st, variants_st),
+    st.tuples(st.just("microcosm"), st.just(2), st.none()),
+)
+
+
+@functools.cache
+def engine_for(pack: str) -> Engine:
+    return base_engine() if pack == "base" else Engine.for_pack(pack)
 
 
 def check_decision(st_: GameState) -> None:
@@ -38,12 +50,12 @@ def check_decision(st_: GameState) -> None:
     assert len(d.values) == len(d.options)
 
 
-def check_final(st_: GameState) -> None:
+def check_final(engine: Engine, st_: GameState) -> None:
     assert st_.over
     assert st_.pending is None
     assert st_.phase == "over"
     assert st_.turn <= MAX_TURNS
-    assert st_.end_trigger in {t.name for t in base_engine().rules.end_triggers}
+    assert st_.end_trigger in {t.name for t in engine.rules.end_triggers}
     assert len(st_.scores) == len(st_.tiebreaks) == st_.players
     best = max(zip(st_.scores, st_.tiebreaks))
     assert st_.winners == [p for p in range(st_.players) if (st_.scores[p], st_.tiebreaks[p]) == best]
@@ -60,11 +72,10 @@ HYPOTHESIS_CHOICES = 150
 
 
 @SETTINGS
-@given(players=players_st, seed=seeds_st, variants=variants_st, bot=seeds_st, data=st.data())
-def test_every_step_is_consistent_and_the_game_ends(
-    players: int, seed: int, variants: Any, bot: int, data: Any
-) -> None:
-    engine = base_engine()
+@given(game=games_st, seed=seeds_st, bot=seeds_st, data=st.data())
+def test_every_step_is_consistent_and_the_game_ends(game: Any, seed: int, bot: int, data: Any) -> None:
+    pack, players, variants = game
+    engine = engine_for(pack)
     random_bot = seeded_chooser(bot)
 
     def choose(s: GameState) -> str:
@@ -80,18 +91,19 @@ def test_every_step_is_consistent_and_the_game_ends(
             check_decision(s)
 
     final, log = play_random(engine, players, seed, variants, choose=choose, on_step=on_step)
-    check_final(final)
+    check_final(engine, final)
     assert final.log == log
     assert len(log) <= MAX_DECISIONS
     assert final.variants == list(variants if variants is not None else engine.rules.default_variants)
 
 
 @settings(deadline=None, max_examples=30)
-@given(players=players_st, seed=seeds_st, variants=variants_st)
-def test_random_bot_games_end_consistently(players: int, seed: int, variants: Any) -> None:
-    engine = base_engine()
+@given(game=games_st, seed=seeds_st)
+def test_random_bot_games_end_consistently(game: Any, seed: int) -> None:
+    pack, players, variants = game
+    engine = engine_for(pack)
     final, log = play_random(engine, players, seed, variants)
-    check_final(final)
+    check_final(engine, final)
     assert engine.check(final) == []
     assert engine.legal_options(final) == []
     assert engine.decision(final) is None
@@ -101,9 +113,10 @@ def test_random_bot_games_end_consistently(players: int, seed: int, variants: An
 
 
 @settings(deadline=None, max_examples=20)
-@given(players=players_st, seed=seeds_st, variants=variants_st, bot=seeds_st)
-def test_replaying_the_log_gives_an_identical_state(players: int, seed: int, variants: Any, bot: int) -> None:
-    engine = base_engine()
+@given(game=games_st, seed=seeds_st, bot=seeds_st)
+def test_replaying_the_log_gives_an_identical_state(game: Any, seed: int, bot: int) -> None:
+    pack, players, variants = game
+    engine = engine_for(pack)
     final, log = play_random(engine, players, seed, variants, choose=seeded_chooser(bot))
     again = engine.replay(players, seed, variants, log)
     assert engine.to_json(again) == engine.to_json(final)
@@ -111,11 +124,10 @@ def test_replaying_the_log_gives_an_identical_state(players: int, seed: int, var
 
 
 @settings(deadline=None, max_examples=8)
-@given(players=players_st, seed=seeds_st, variants=variants_st, bot=seeds_st, cut=st.floats(0, 1))
-def test_replaying_a_prefix_gives_the_state_at_that_point(
-    players: int, seed: int, variants: Any, bot: int, cut: float
-) -> None:
-    engine = base_engine()
+@given(game=games_st, seed=seeds_st, bot=seeds_st, cut=st.floats(0, 1))
+def test_replaying_a_prefix_gives_the_state_at_that_point(game: Any, seed: int, bot: int, cut: float) -> None:
+    pack, players, variants = game
+    engine = engine_for(pack)
     snapshots: dict[int, str] = {}
     _, log = play_random(
         engine,
@@ -144,14 +156,14 @@ def _continue_in_lockstep(engine: Engine, a: GameState, b: GameState, options: l
 
 @settings(deadline=None, max_examples=12)
 @given(
-    players=players_st,
+    game=games_st,
     seed=seeds_st,
-    variants=variants_st,
     bot=seeds_st,
     cuts=st.lists(st.floats(0, 1), min_size=1, max_size=3),
 )
-def test_json_round_trip_at_random_points(players: int, seed: int, variants: Any, bot: int, cuts: list[float]) -> None:
-    engine = base_engine()
+def test_json_round_trip_at_random_points(game: Any, seed: int, bot: int, cuts: list[float]) -> None:
+    pack, players, variants = game
+    engine = engine_for(pack)
     _, log = play_random(engine, players, seed, variants, choose=seeded_chooser(bot))
     for cut in cuts:
         i = int(cut * len(log))
@@ -202,9 +214,10 @@ def _assert_no_shared_mutables(a: GameState, b: GameState) -> None:
 
 
 @settings(deadline=None, max_examples=12)
-@given(players=players_st, seed=seeds_st, variants=variants_st, bot=seeds_st, cut=st.floats(0, 1))
-def test_clone_is_equal_and_independent(players: int, seed: int, variants: Any, bot: int, cut: float) -> None:
-    engine = base_engine()
+@given(game=games_st, seed=seeds_st, bot=seeds_st, cut=st.floats(0, 1))
+def test_clone_is_equal_and_independent(game: Any, seed: int, bot: int, cut: float) -> None:
+    pack, players, variants = game
+    engine = engine_for(pack)
     _, log = play_random(engine, players, seed, variants, choose=seeded_chooser(bot))
     i = int(cut * len(log))
     original = engine.replay(players, seed, variants, log[:i])
@@ -252,13 +265,14 @@ def hidden_from(engine: Engine, st_: GameState, player: int) -> dict[int, Any]:
     out: dict[int, Any] = {}
 
     def unseen(c: int) -> None:
-        out[c] = None
+        if player not in st_.cards[c].seen:  # a card the player peeked at is known to them
+            out[c] = None
         for u in st_.cards[c].under:
             unseen(u)
 
     def shown(c: int, mine: bool) -> None:
         cs = st_.cards[c]
-        if not cs.up and not mine:
+        if not cs.up and not mine and player not in cs.seen:
             out[c] = back_of(engine, cs.type)
         for u in cs.under:
             shown(u, mine)
@@ -352,9 +366,10 @@ def check_observations(engine: Engine, st_: GameState, rnd: random.Random, swaps
 
 
 @settings(deadline=None, max_examples=6)
-@given(players=players_st, seed=seeds_st, variants=variants_st, bot=seeds_st)
-def test_observations_never_depend_on_hidden_cards(players: int, seed: int, variants: Any, bot: int) -> None:
-    engine = base_engine()
+@given(game=games_st, seed=seeds_st, bot=seeds_st)
+def test_observations_never_depend_on_hidden_cards(game: Any, seed: int, bot: int) -> None:
+    pack, players, variants = game
+    engine = engine_for(pack)
     rnd = random.Random(bot)
     totals = [0, 0]
 
