@@ -121,20 +121,35 @@ class Tuck(Effect):
         return True
 
 
-@attrs.frozen(eq=False)
-class Flip(Effect):
-    eid: int
-    text: str
+class OnOneCard(Guard):
+    """An atomic effect on one card; it fails, changing nothing, when there is no card."""
+
     card_expr: CardExpr
-    up: bool
     atomic = True
 
     def execute(self, st: GameState, fr: Frame) -> bool:
         c = self.card_expr.card(st, fr)
         if c < 0:
             return False
-        st.cards[c].up = self.up
+        self.act(st, fr, c)
         return True
+
+    def act(self, st: GameState, fr: Frame, card: int) -> None:
+        raise NotImplementedError
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return card_available(st, fr, self.card_expr)
+
+
+@attrs.frozen(eq=False)
+class Flip(OnOneCard):
+    eid: int
+    text: str
+    card_expr: CardExpr
+    up: bool
+
+    def act(self, st: GameState, fr: Frame, card: int) -> None:
+        st.cards[card].up = self.up
 
 
 @attrs.frozen(eq=False)
@@ -198,7 +213,7 @@ class Lose(Guard):
 
 
 @attrs.frozen(eq=False)
-class Mark(Guard):
+class Mark(OnOneCard):
     """`mark it as revealed` / `unmark it as revealed`: a named flag on a card."""
 
     eid: int
@@ -206,42 +221,26 @@ class Mark(Guard):
     card_expr: CardExpr
     name: str
     on: bool
-    atomic = True
 
-    def execute(self, st: GameState, fr: Frame) -> bool:
-        c = self.card_expr.card(st, fr)
-        if c < 0:
-            return False
-        marks = st.cards[c].marks
+    def act(self, st: GameState, fr: Frame, card: int) -> None:
+        marks = st.cards[card].marks
         if self.on and self.name not in marks:
             marks.append(self.name)
         elif not self.on and self.name in marks:
             marks.remove(self.name)
-        return True
-
-    def can_start(self, st: GameState, fr: Frame) -> bool:
-        return card_available(st, fr, self.card_expr)
 
 
 @attrs.frozen(eq=False)
-class PutToken(Guard):
+class PutToken(OnOneCard):
     """`put a blockade token on it`."""
 
     eid: int
     text: str
     kind: str
     card_expr: CardExpr
-    atomic = True
 
-    def execute(self, st: GameState, fr: Frame) -> bool:
-        c = self.card_expr.card(st, fr)
-        if c < 0:
-            return False
-        st.cards[c].tokens.append(self.kind)
-        return True
-
-    def can_start(self, st: GameState, fr: Frame) -> bool:
-        return card_available(st, fr, self.card_expr)
+    def act(self, st: GameState, fr: Frame, card: int) -> None:
+        st.cards[card].tokens.append(self.kind)
 
 
 @attrs.frozen(eq=False)
@@ -296,25 +295,17 @@ class ClearMarks(Effect):
 
 
 @attrs.frozen(eq=False)
-class Peek(Guard):
+class Peek(OnOneCard):
     """`peek at it`: the player now sees the card until it is shuffled away."""
 
     eid: int
     text: str
     card_expr: CardExpr
-    atomic = True
 
-    def execute(self, st: GameState, fr: Frame) -> bool:
-        c = self.card_expr.card(st, fr)
-        if c < 0:
-            return False
-        seen = st.cards[c].seen
+    def act(self, st: GameState, fr: Frame, card: int) -> None:
+        seen = st.cards[card].seen
         if fr.player not in seen:
             seen.append(fr.player)
-        return True
-
-    def can_start(self, st: GameState, fr: Frame) -> bool:
-        return card_available(st, fr, self.card_expr)
 
 
 def card_available(st: GameState, fr: Frame, expr: CardExpr) -> bool:
