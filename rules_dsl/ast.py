@@ -317,6 +317,7 @@ class CounterChange:
     amount: Expr
     counter: str
     pos: Pos
+    counter_pos: Pos | None = None
 
 
 @attrs.frozen

@@ -233,13 +233,13 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Shuffle(ch[0], _pos(meta))
 
     def gain(self, meta: Any, ch: list[Any]) -> ast.CounterChange:
-        return ast.CounterChange("gain", ch[0], str(ch[1]), _pos(meta))
+        return ast.CounterChange("gain", ch[0], str(ch[1]), _pos(meta), _tpos(ch[1]))
 
     def lose(self, meta: Any, ch: list[Any]) -> ast.CounterChange:
-        return ast.CounterChange("lose", ch[0], str(ch[1]), _pos(meta))
+        return ast.CounterChange("lose", ch[0], str(ch[1]), _pos(meta), _tpos(ch[1]))
 
     def pay(self, meta: Any, ch: list[Any]) -> ast.CounterChange:
-        return ast.CounterChange("pay", ch[0], str(ch[1]), _pos(meta))
+        return ast.CounterChange("pay", ch[0], str(ch[1]), _pos(meta), _tpos(ch[1]))
 
     def fill_slot(self, meta: Any, ch: list[Any]) -> ast.FillSlot:
         return ast.FillSlot([c for c in ch if c is not None][0], _pos(meta), self._src(meta))

@@ -66,7 +66,6 @@ class StatementCompiler:
         self.proc_trees = procedures
         self.procs: dict[str, int] = {}
         self.proc_errors: list[tuple[CompileError, Loc]] = []
-        self.in_procedure = 0
 
     def add(self, cls: type[E], **kw: Any) -> E:
         eff = cls(eid=len(self.effects), **kw)  # type: ignore[call-arg]
@@ -263,7 +262,7 @@ class StatementCompiler:
         name = self.voc.counter_words.get(node.counter)
         per_player = [w for w, c in self.voc.counter_words.items() if self.voc.counters[c].per_player]
         if name is None or not self.voc.counters[name].per_player:
-            raise unknown("counter", node.counter, _after(node.pos, node.counter), per_player)
+            raise unknown("counter", node.counter, node.counter_pos or node.pos, per_player)
         amount = self.num(node.amount)
         if node.verb == "gain":
             return self.add(
@@ -402,14 +401,11 @@ class StatementCompiler:
         self.effects.append(None)  # reserved: a procedure may call itself
         self.procs[key] = eid
         tree, loc = self.proc_trees[name]
-        self.in_procedure += 1
         try:
             body = self.block(tree, optional)
         except CompileError as exc:
             self.proc_errors.append((exc, loc))
             body = self.add(Nothing, text="nothing")
-        finally:
-            self.in_procedure -= 1
         self.effects[eid] = control.Scope(eid=eid, text=name, body=body, absorbs_failure=False)
         return eid
 
@@ -474,7 +470,7 @@ class StatementCompiler:
             card = v.ThisCard()
         else:
             card = self._card_var(ref.possessor, ref.pos)
-        return v.CardProp(card, ref.name, False)
+        return v.CardProp(card, ref.name)
 
     def _card_var(self, name: str, pos: ast.Pos) -> v.CardExpr:
         if self.binds.get(name) == "card":
@@ -704,10 +700,6 @@ def _kind(ptype: Any) -> str:
 
 def _pos(node: Any) -> ast.Pos:
     return getattr(node, "pos", ast.Pos(1, 1))
-
-
-def _after(pos: ast.Pos, word: str) -> ast.Pos:
-    return ast.Pos(pos.line, pos.column, len(word))
 
 
 def _text(node: Any) -> str:

@@ -154,10 +154,6 @@ def source_of(st: GameState, fr: Frame) -> str:
     return f"{st.phase} phase"
 
 
-def card_label(st: GameState, card: int) -> str:
-    return CURRENT.rules.cards[st.cards[card].type].id
-
-
 @attrs.frozen
 class Nothing(Effect):
     eid: int

@@ -66,7 +66,6 @@ class Scope(Effect):
     text: str
     body: Effect
     absorbs_failure: bool
-    params: tuple[tuple[str, NumExpr], ...] = ()
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:

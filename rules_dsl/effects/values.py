@@ -103,7 +103,6 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
 
     card_expr: CardExpr
     prop: str
-    per_player_zone: bool = False
 
     def value(self, st: GameState, fr: Frame, cand: int) -> Any:
         c = self.card_expr.card(st, fr, cand)
