@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import functools
+import os
 import random
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from hypothesis import settings
+
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
+
+# In CI the property tests draw the same examples every run, so a landing never depends on
+# luck; locally they explore new ones each run (and keep failures in .hypothesis/).
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "cards"
