@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from hypothesis import settings
 
 from rules_dsl.engine import Engine
