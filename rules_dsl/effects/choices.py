@@ -23,17 +23,22 @@ def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]
     option: choosing between copies changes nothing, and fewer options help bots.
     """
     types = CURRENT.rules.cards
+    states = st.cards
     seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
+    ids: list[str] = []
     for c in cards:
-        cs = st.cards[c]
+        cs = states[c]
         if not cs.under and not cs.tokens:
-            sig = (cs.type, cs.loc, cs.up, tuple(cs.marks), tuple(cs.seen))
+            if cs.marks or cs.seen:
+                sig: tuple[Any, ...] = (cs.type, cs.loc, cs.up, tuple(cs.marks), tuple(cs.seen))
+            else:
+                sig = (cs.type, cs.loc, cs.up)
             if sig in seen:
                 continue
             seen.add(sig)
         chosen.append(c)
-    ids = [types[st.cards[c].type].id for c in chosen]
+        ids.append(types[cs.type].id)
     if len(set(ids)) != len(ids):
         counts: dict[str, int] = {}
         for i in ids:

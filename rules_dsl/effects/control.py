@@ -38,7 +38,7 @@ class Block(Effect):
                     st.frames.pop()
                     return
             else:
-                push(st, child.eid, fr.player, fr.src)
+                st.frames.append(Frame(child.eid, fr.player, fr.src, 0, None, None))
                 return
         st.frames.pop()
 
