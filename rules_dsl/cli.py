@@ -118,6 +118,16 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from rules_dsl.play import play
+
+    engine = _engine(args.pack)
+    variants = None if args.variant is None else list(args.variant)
+    humans = {h - 1 for h in (args.human or [1])}
+    play(engine, args.players, args.seed, variants, humans)
+    return 0
+
+
 def cmd_golden(args: argparse.Namespace) -> int:
     from rules_dsl.golden import check_golden, golden_games, write_golden
 
@@ -180,6 +190,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.set_defaults(func=cmd_playthrough)
+
+    p = sub.add_parser("play", help="play a game at the terminal against random bots")
+    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--variant", action="append", metavar="NAME")
+    p.add_argument(
+        "--human", type=int, action="append", metavar="SEAT", help="a seat you play (default: 1); repeat for hot seat"
+    )
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("golden", help="regenerate (or --check) the golden playthroughs")
     p.add_argument("--dir", default="tests/golden", help="where the transcripts live (default: tests/golden)")
