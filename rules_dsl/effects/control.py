@@ -60,7 +60,12 @@ class Guard(Effect):
 
 @attrs.frozen(eq=False)
 class Scope(Effect):
-    """Runs a body with its own names: a section of a card, a phase, a procedure."""
+    """A body with its own names: a card's section, a phase, a procedure, the set-up.
+
+    Only the set-up runs as a Scope frame. Sections, phases and procedures are entered by
+    their callers (DoSection, the game loop, Call), which push or become the body's frame
+    directly: one frame fewer on the hot path.
+    """
 
     eid: int
     text: str
