@@ -36,7 +36,7 @@ def render_observation(obs: dict[str, Any], player: int) -> str:
 
 
 def _grouped(names: list[str]) -> list[str]:
-    """`survey x16` for a stack of sixteen Survey cards, in order of first appearance."""
+    """`gold x16` for a pile of sixteen identical cards, in order of first appearance."""
     counts: dict[str, int] = {}
     for n in names:
         counts[n] = counts.get(n, 0) + 1
