@@ -328,14 +328,9 @@ class FillSlot:
 
 
 @attrs.frozen
-class TakeToken:
-    query: Query
-    pos: Pos
-    text: str = ""
-
-
-@attrs.frozen
 class TakeTokenOf:
+    """`remove a token from ...`, or `remove a KIND token from ...` (kind "" for any)."""
+
     kind: str
     query: Query
     pos: Pos
@@ -499,7 +494,6 @@ Stmt = (
     | Shuffle
     | CounterChange
     | FillSlot
-    | TakeToken
     | Let
     | DoSection
     | Nothing

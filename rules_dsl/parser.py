@@ -244,8 +244,8 @@ class _ToAst(Transformer[Token, Any]):
     def fill_slot(self, meta: Any, ch: list[Any]) -> ast.FillSlot:
         return ast.FillSlot([c for c in ch if c is not None][0], _pos(meta), self._src(meta))
 
-    def take_token(self, meta: Any, ch: list[Any]) -> ast.TakeToken:
-        return ast.TakeToken([c for c in ch if c is not None][0], _pos(meta), self._src(meta))
+    def take_token(self, meta: Any, ch: list[Any]) -> ast.TakeTokenOf:
+        return ast.TakeTokenOf("", [c for c in ch if c is not None][0], _pos(meta), self._src(meta))
 
     def let(self, meta: Any, ch: list[Any]) -> ast.Let:
         return ast.Let(str(ch[0]), ch[1], _pos(meta))

@@ -92,7 +92,7 @@ class StatementCompiler:
 
     def asks_first(self, node: Any, seen: frozenset[str] = frozenset()) -> bool:
         """Whether a statement starts by asking a choice that can carry a pass option."""
-        if isinstance(node, ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeToken | ast.TakeTokenOf):
+        if isinstance(node, ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeTokenOf):
             return True
         if isinstance(node, ast.Block):
             lead = [s for s in node.stmts if not isinstance(s, ast.Let)]
@@ -281,15 +281,6 @@ class StatementCompiler:
             pass_label=optional or "pass",
         )
 
-    def s_TakeToken(self, node: ast.TakeToken, optional: str) -> Effect:
-        return self.add(
-            choices.TakeToken,
-            text=node.text,
-            query=self.query(node.query),
-            optional=bool(optional),
-            pass_label=optional or "pass",
-        )
-
     def s_Let(self, node: ast.Let, optional: str) -> Effect:
         return self.add(control.Let, text=f"let {node.name}", name=node.name, value=self.num(node.value))
 
@@ -326,7 +317,7 @@ class StatementCompiler:
             query=self.query(node.query),
             optional=bool(optional),
             pass_label=optional or "pass",
-            kinds=self.token_kinds(node.kind, node.pos),
+            kinds=self.token_kinds(node.kind, node.pos) if node.kind else (),
         )
 
     def s_PutToken(self, node: ast.PutToken, optional: str) -> Effect:
