@@ -87,6 +87,12 @@ class Engine:
         return [] if st.pending is None else list(st.pending.options)
 
     def apply(self, st: GameState, option: str) -> None:
+        """Apply one option, all or nothing: on any error the state is exactly as before."""
+        interpreter.apply_atomic(self.rules, st, option)
+
+    def apply_fast(self, st: GameState, option: str) -> None:
+        """`apply` without the undo, for batch runners that drop a game that fails: a legal
+        option that fails part-way leaves the state half applied. About 3x cheaper."""
         interpreter.apply(self.rules, st, option)
 
     def observe(self, st: GameState, player: int) -> dict[str, Any]:

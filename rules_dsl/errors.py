@@ -78,8 +78,58 @@ class IllegalOption(RulesError):
     """An option that is not legal now. The state is unchanged."""
 
 
-class RulesLoopError(RulesError):
-    """A card's effects did not reach a decision within the step limit."""
+@attrs.frozen
+class GameRecord:
+    """What reproduces a game exactly: packs, players, seed, variants and the decisions
+    applied (the last one is the one that failed, when a decision failed)."""
+
+    packs: tuple[str, ...]
+    players: int
+    seed: int
+    variants: tuple[str, ...]
+    decisions: tuple[str, ...]
+
+    def describe(self) -> str:
+        shown = ", ".join(repr(d) for d in self.decisions[-3:])
+        recent = f" (the last: {shown})" if self.decisions else ""
+        return (
+            f"in a game of {'+'.join(self.packs)} for {self.players} players, seed {self.seed}, "
+            f"variants [{', '.join(self.variants)}], after {len(self.decisions)} decisions{recent}; "
+            "replaying these reproduces it"
+        )
+
+    def as_data(self) -> dict[str, object]:
+        """Plain data (for a replay file): the decisions in order."""
+        return {
+            "packs": list(self.packs),
+            "players": self.players,
+            "seed": self.seed,
+            "variants": list(self.variants),
+            "decisions": list(self.decisions),
+        }
+
+
+class GameRuntimeError(RulesError):
+    """The rules failed while a game ran (a limit, a name bound nowhere at run time).
+
+    `message` says what and, when known, `card` which card's text was running; `game`
+    (set by the interpreter) holds what reproduces it: `Engine.replay` with its players,
+    seed, variants and decisions raises the same error. `str()` says all of it.
+    """
+
+    def __init__(self, message: str, card: str = "", game: GameRecord | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.card = card
+        self.game = game
+
+    def __str__(self) -> str:
+        return self.message if self.game is None else f"{self.message}\n  {self.game.describe()}"
+
+
+class RulesLoopError(GameRuntimeError):
+    """The rules ran past a limit: steps without a decision, decisions in one turn, or
+    frames on the stack (a procedure or section that keeps calling itself)."""
 
 
 class StateFormatError(RulesError):

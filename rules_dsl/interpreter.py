@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules_dsl import rng
-from rules_dsl.effects.base import CURRENT
-from rules_dsl.errors import IllegalOption, RulesError, RulesLoopError
+from rules_dsl.effects.base import CURRENT, running_card
+from rules_dsl.errors import GameRecord, GameRuntimeError, IllegalOption, RulesError, RulesLoopError
 from rules_dsl.rules import Rules
 from rules_dsl.state import CardState, Frame, GameState
 
@@ -76,7 +76,10 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
     st.frames.append(Frame(rules.game_loop, 0, -1, 0, {}, None))
     if rules.setup >= 0:
         st.frames.append(Frame(rules.setup, 0, -1, 0, {}, None))
-    run(rules, st)
+    try:
+        run(rules, st)
+    except Exception as exc:
+        raise _in_game(rules, st, exc) from None
     return st
 
 
@@ -96,19 +99,52 @@ def run(rules: Rules, st: GameState) -> None:
 
 
 def _loop_message(rules: Rules, st: GameState) -> str:
-    for fr in reversed(st.frames):
-        if fr.src >= 0:
-            card = rules.cards[st.cards[fr.src].type]
-            return (
-                f"card {card.id!r} ({card.name}) ran {rules.step_limit} steps without a decision: "
-                "its effects never finish"
-            )
+    card = running_card(rules, st)
+    if card:
+        return f"card {card} ran {rules.step_limit} steps without a decision: its effects never finish"
     texts = [rules.effects[fr.eid].text for fr in st.frames[-3:]]
     return f"the rules ran {rules.step_limit} steps without a decision (in: {' / '.join(texts)})"
 
 
+def _decision_limit_message(rules: Rules, st: GameState) -> str:
+    card = running_card(rules, st)
+    where = f"card {card}" if card else "the rules"
+    return (
+        f"{where} asked for more than {rules.decision_limit} decisions in one turn: "
+        "the turn never ends (a pack's limits: decisions-per-turn raises the bound)"
+    )
+
+
+def record(st: GameState) -> GameRecord:
+    return GameRecord(tuple(st.packs), st.players, st.seed, tuple(st.variants), tuple(st.log))
+
+
+def _in_game(rules: Rules, st: GameState, exc: Exception) -> Exception:
+    """The error with the card that was running and what reproduces the game.
+
+    A user's error (RulesError) becomes a GameRuntimeError that says it; any other
+    exception is a bug in the engine and goes on as it is, with the same facts as a note.
+    """
+    card = running_card(rules, st)
+    if isinstance(exc, GameRuntimeError):
+        if exc.game is None:
+            exc.game = record(st)
+            exc.card = exc.card or card
+        return exc
+    if isinstance(exc, RulesError):
+        where = f"card {card}: " if card else ""
+        return GameRuntimeError(where + str(exc), card, record(st))
+    exc.add_note(("while running card " + card + ", " if card else "") + record(st).describe())
+    return exc
+
+
 def apply(rules: Rules, st: GameState, option: str) -> None:
-    """Apply one legal option. An illegal one raises IllegalOption and changes nothing."""
+    """Apply one legal option: the fast path for batch runners that drop a failed game.
+
+    An illegal option raises IllegalOption and changes nothing. A legal one that fails
+    part-way (a limit, a rules error) raises GameRuntimeError and leaves the state half
+    applied; `apply_atomic` (`Engine.apply`) undoes it.
+    """
     d = st.pending
     if d is None:
         raise IllegalOption("the game is over: there is nothing to decide" if st.over else "no decision is pending")
@@ -122,10 +158,30 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
         ) from None
     st.pending = None
     st.log.append(option)
-    fr = st.frames[-1]
-    CURRENT.rules = rules
-    rules.effects[fr.eid].resume(st, fr, d.values[index])
-    run(rules, st)
+    st.turn_decisions += 1
+    try:
+        if st.turn_decisions > rules.decision_limit:
+            raise RulesLoopError(_decision_limit_message(rules, st))
+        fr = st.frames[-1]
+        CURRENT.rules = rules
+        rules.effects[fr.eid].resume(st, fr, d.values[index])
+        run(rules, st)
+    except Exception as exc:
+        raise _in_game(rules, st, exc) from None
+
+
+def apply_atomic(rules: Rules, st: GameState, option: str) -> None:
+    """Apply one option all or nothing: on any error the state is exactly as before.
+
+    Costs a clone of the state per decision (about three times a decision's own work in
+    the base game), which is why batch runners use `apply`.
+    """
+    saved = st.clone()
+    try:
+        apply(rules, st, option)
+    except BaseException:
+        st.restore(saved)
+        raise
 
 
 def replay(rules: Rules, players: int, seed: int, variants: list[str] | None, log: list[str]) -> GameState:

@@ -13,6 +13,11 @@ from rules_dsl import ast
 from rules_dsl.errors import DslSyntaxError
 
 GRAMMAR = Path(__file__).with_name("grammar") / "effects.lark"
+# Bounds on one text (docs/dsl.md#limits). The parser is iterative, but the syntax tree is
+# built, compiled and run by recursion, so a text nested hundreds deep would overflow the
+# Python stack; the deepest real text is 13 levels.
+MAX_DEPTH = 100
+MAX_TEXT = 20_000  # characters
 
 # Printable names of the grammar's terminals, for "expected one of" in error messages.
 _TERMINAL_WORDS = {
@@ -74,6 +79,8 @@ def _expected_words(expected: set[str]) -> list[str]:
 
 def parse(text: str, start: str = "start") -> Any:
     """Parse card text (start), a condition or an expression into the syntax tree."""
+    if len(text) > MAX_TEXT:
+        raise DslSyntaxError(f"the text is {len(text)} characters long; a text may hold at most {MAX_TEXT}", 1, 1)
     try:
         tree = _lark().parse(text, start=start)
     except lark.exceptions.UnexpectedCharacters as exc:
@@ -100,7 +107,26 @@ def parse(text: str, start: str = "start") -> Any:
             len(text.rsplit("\n", 1)[-1]) + 1,
             expected=_expected_words(set(exc.expected)),
         ) from None
+    _check_depth(tree)
     return _ToAst(text).transform(tree)
+
+
+def _check_depth(tree: lark.Tree[Token]) -> None:
+    """Refuse a text nested deeper than MAX_DEPTH, pointing at where it gets too deep."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            line = getattr(meta, "line", 1) if not getattr(meta, "empty", True) else 1
+            column = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
+            raise DslSyntaxError(
+                f"the text is nested too deeply: at most {MAX_DEPTH} levels (parentheses, "
+                "statements inside statements, terms of a sum) are allowed",
+                line,
+                column,
+            )
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, lark.Tree))
 
 
 @v_args(meta=True)

@@ -86,4 +86,7 @@ class Rules:
     draw_to: str
     overrides: tuple[str, ...] = ()  # what later packs replaced, for the loader's report
     wild: dict[int, Cond] = attrs.Factory(dict)  # card type -> when it counts as every symbol
-    step_limit: int = 20000
+    # bounds on a running game (a pack's `limits:` part overrides them, docs/modding.md#limits)
+    step_limit: int = 20000  # steps of the rules between two decisions
+    decision_limit: int = 1000  # decisions in one turn
+    frame_limit: int = 500  # frames on the stack (nested procedure calls and sections)

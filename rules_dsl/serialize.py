@@ -51,6 +51,8 @@ def to_data(st: GameState) -> dict[str, Any]:
 
 
 def from_data(data: Any) -> GameState:
+    if not isinstance(data, dict):
+        raise StateFormatError(f"not a valid game state: expected a JSON object, got {type(data).__name__}")
     try:
         return _converter.structure(data, GameState)
     except cattrs.BaseValidationError as exc:
@@ -58,6 +60,8 @@ def from_data(data: Any) -> GameState:
         raise StateFormatError(f"not a valid game state: {details}") from None
     except (TypeError, ValueError, KeyError) as exc:
         raise StateFormatError(f"not a valid game state: {exc}") from None
+    except RecursionError:
+        raise StateFormatError("not a valid game state: a value is nested too deeply") from None
 
 
 def to_json(st: GameState) -> str:
@@ -69,4 +73,6 @@ def from_json(text: str) -> GameState:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise StateFormatError(f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise StateFormatError("not a valid game state: the JSON is nested too deeply") from None
     return from_data(data)

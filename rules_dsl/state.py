@@ -77,6 +77,12 @@ class GameState:
     breakdown: dict[str, list[int]] = attrs.Factory(dict)  # named parts of the final score
     notes: dict[str, list[str]] = attrs.Factory(dict)  # "sold.0": values noted for a player
     log: list[str] = attrs.Factory(list)
+    turn_decisions: int = 0  # decisions taken in this turn, for the rules' decision limit
+
+    def restore(self, saved: GameState) -> None:
+        """Become `saved` (a clone taken before): how a failed move is undone."""
+        for field in attrs.fields(GameState):
+            setattr(self, field.name, getattr(saved, field.name))
 
     def clone(self) -> GameState:
         """A deep copy, much faster than a generic one: the hot path of search bots."""
@@ -126,4 +132,5 @@ class GameState:
             breakdown={k: v[:] for k, v in self.breakdown.items()},
             notes={k: v[:] for k, v in self.notes.items()},
             log=self.log[:],
+            turn_decisions=self.turn_decisions,
         )

@@ -586,9 +586,15 @@ def test_an_endless_loop_in_a_card_names_the_card(pack_copy: PackCopy) -> None:
     engine = Engine.load([str(folder)])
     with pytest.raises(RulesLoopError) as info:
         _play_card(engine, "survey")
-    assert str(info.value) == (
+    assert info.value.message == (
         f"card 'survey' (Survey) ran {engine.rules.step_limit} steps without a decision: its effects never finish"
     )
+    # the error says how to reproduce it: replaying its decisions raises it again
+    game = info.value.game
+    assert game is not None and game.decisions[-1] == "survey"
+    assert f"seed {game.seed}" in str(info.value)
+    with pytest.raises(RulesLoopError):
+        engine.replay(game.players, game.seed, list(game.variants), list(game.decisions))
 
 
 def test_a_procedure_calling_itself_names_the_card(pack_copy: PackCopy) -> None:
@@ -597,7 +603,10 @@ def test_a_procedure_calling_itself_names_the_card(pack_copy: PackCopy) -> None:
         ("roles.yaml", "ACTION: draw 2 cards\n", "ACTION: spin\n"),
     )
     engine = Engine.load([str(folder)])
-    with pytest.raises(RulesLoopError, match=r"^card 'survey' \(Survey\) ran \d+ steps without a decision"):
+    # each call stays on the stack (it is not the last statement's tail), so the frame
+    # limit stops it before the step limit would
+    deep = r"^card 'survey' \(Survey\): the procedure 'spin' nested more than 500 deep"
+    with pytest.raises(RulesLoopError, match=deep):
         _play_card(engine, "survey")
 
 

@@ -22,6 +22,10 @@ from rules_dsl.parser import parse
 from rules_dsl.rules import CardType, EndTrigger, Rules, Variant
 
 CARD_FIELDS = {"id", "name", "kind", "count", "zone", "symbols", "slots", "text"}
+# Bounds on the cards of a game (docs/modding.md#limits): every copy is a CardState in
+# every game, so a slip such as count: 100000000 would exhaust memory at the first game.
+MAX_COPIES = 1_000  # copies of one card
+MAX_CARDS = 10_000  # copies of all cards in one game
 VAR_RE = "[A-Z][A-Z0-9_]*"
 BUILTIN_PARAMS = {"PLAYERS"}
 
@@ -62,10 +66,11 @@ def load_sources(paths: list[str], problems: Problems) -> list[PackSource]:
         if p.id in done:
             return
         for r in p.requires:
-            if r in chain:
+            if r in chain or r == p.id:
+                cycle = (*chain[chain.index(r) :], p.id, r) if r in chain else (p.id, r)
                 problems.add(
                     Loc(str(Path(p.folder) / "pack.yaml"), 1, 1),
-                    f"packs require each other: {' -> '.join(chain + (r,))}",
+                    f"packs require each other: {' -> '.join(cycle)}",
                 )
             elif r not in packs:
                 problems.add(
@@ -119,6 +124,7 @@ class _Builder:
     # ---- entry -----------------------------------------------------------------
     def build(self) -> Rules | None:
         voc = read_vocabulary([(p.value, p.loc) for p in self.parts.get("vocabulary", [])], self.problems)
+        self._voc = voc
         params = self.read_parameters()
         variants, defaults = self.read_variants(params)
         cards = self.merge_cards()
@@ -157,7 +163,10 @@ class _Builder:
         effects: list[Effect | None] = []
         sc = StatementCompiler(voc, effects, set(params) | BUILTIN_PARAMS | lets, binds, self.procedures())
         self._sc = sc
+        self._params = params
+        self._variants = variants
         card_types = self.compile_cards(cards, voc, sc)
+        self.check_total_cards(card_types)
         wild = self.compile_wild(voc, sc, {c.id: i for i, c in enumerate(card_types)})
         setup = self.compile_script("setup", sc, phase_name="setup")
         phases = self.compile_turn(sc)
@@ -321,6 +330,9 @@ class _Builder:
                 by_id[card.id] = card
         return list(by_id.values())
 
+    def _section_words(self) -> list[str]:
+        return list(self._voc.sections)
+
     def parse_all(self, cards: list[CardSource]) -> list[_Text]:
         texts: list[_Text] = []
         self._card_trees: dict[str, Any] = {}
@@ -329,6 +341,17 @@ class _Builder:
             if text is None:
                 continue
             tree = self.parse_text(text, "start", card.id)
+            if isinstance(tree, ast.Block):
+                self.problems.add(
+                    text_pos(text.loc, 1, 1),
+                    "a card's text is made of sections, each starting with its label",
+                    card=card.id,
+                    expected=[s + ":" for s in self._section_words()],
+                    suggestion=f"write e.g. '{self._section_words()[0]}: {' '.join(str(text.value).split())[:40]}'"
+                    if self._section_words()
+                    else "",
+                )
+                continue
             if tree is not None:
                 self._card_trees[card.id] = tree
                 texts.append(_Text(tree, text.loc, card.id))
@@ -533,6 +556,14 @@ class _Builder:
                 is_number = isinstance(cv, int) and not isinstance(cv, bool) and cv >= 0
                 if is_number or (isinstance(cv, str) and cv in sc.params):
                     count = cv
+                    most = self.most_copies(cv)
+                    if most > MAX_COPIES:
+                        self.problems.add(
+                            f["count"].loc,
+                            f"at most {MAX_COPIES} copies of a card are allowed, not {most}",
+                            card=card.id,
+                        )
+                        count = 0
                 else:
                     self.problems.add(
                         f["count"].loc,
@@ -579,6 +610,10 @@ class _Builder:
                     scope = sc.add(Scope, text=f"{card.id} {section.label}", body=body, absorbs_failure=True)
                     sections[section.label] = scope.eid
             name = f.get("name")
+            if name is not None and not isinstance(name.value, str):
+                self.problems.add(
+                    name.loc, f"a card's name is text, not {name.value!r}", card=card.id, suggestion="quote it"
+                )
             text = f.get("text")
             out.append(
                 CardType(
@@ -596,6 +631,23 @@ class _Builder:
                 )
             )
         return out
+
+    def most_copies(self, count: int | str) -> int:
+        """The largest number of copies a count can mean, over player counts and variants."""
+        if isinstance(count, int):
+            return count
+        values: list[Any] = [self._params.get(count, 0)]
+        values += [v.params[count] for v in self._variants.values() if count in v.params]
+        flat = [n for v in values for n in (v.values() if isinstance(v, dict) else [v])]
+        return max([n for n in flat if isinstance(n, int)], default=0)
+
+    def check_total_cards(self, card_types: list[CardType]) -> None:
+        total = sum(self.most_copies(c.count) for c in card_types)
+        if total > MAX_CARDS:
+            self.problems.add(
+                Loc(self.sources[-1].folder + "/pack.yaml", 1, 1),
+                f"the cards add up to {total} copies; a game may hold at most {MAX_CARDS}",
+            )
 
     def word_list(self, located: Located | None, known: list[str], what: str, card: str) -> list[str]:
         if located is None:

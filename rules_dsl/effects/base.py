@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from rules_dsl import rng
-from rules_dsl.errors import RulesError
+from rules_dsl.errors import RulesError, RulesLoopError
 from rules_dsl.state import Frame, GameState
 
 if TYPE_CHECKING:
@@ -50,6 +50,34 @@ class _Current:
 
 
 CURRENT = _Current()
+
+
+def running_card(rules: Rules, st: GameState) -> str:
+    """The card whose text is running ("'survey' (Survey)"), or ""."""
+    for fr in reversed(st.frames):
+        if 0 <= fr.src < len(st.cards):
+            card = rules.cards[st.cards[fr.src].type]
+            return f"{card.id!r} ({card.name})"
+    return ""
+
+
+def check_depth(st: GameState, what: str, name: str) -> None:
+    """Refuse to go deeper than the rules' frame limit: a procedure or section that keeps
+    calling itself would otherwise grow the stack until memory runs out."""
+    rules = CURRENT.rules
+    if len(st.frames) > rules.frame_limit:
+        card = running_card(rules, st)
+        raise RulesLoopError(
+            f"{'card ' + card if card else 'the rules'}: {what} {name!r} nested more than {rules.frame_limit} deep: "
+            "it keeps calling itself (a pack's limits: frames raises the bound)"
+        )
+
+
+class _Probe:
+    depth = 0  # nested can_start questions of procedure calls
+
+
+PROBE = _Probe()
 
 
 def push(st: GameState, eid: int, player: int, src: int, scope: bool = False) -> Frame:

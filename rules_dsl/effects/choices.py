@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import CURRENT, Effect, bind, push, source_of
+from rules_dsl.effects.base import CURRENT, Effect, bind, check_depth, push, source_of
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, group_zones
 from rules_dsl.state import Decision, Frame, GameState
@@ -267,6 +267,7 @@ class DoSection(Effect):
             st.frames.pop()
             return
         fr.pc = 1
+        check_depth(st, "the section", self.section)
         card = self.card_expr.card(st, fr)
         eid = CURRENT.rules.cards[st.cards[card].type].sections.get(self.section)
         if eid is not None:

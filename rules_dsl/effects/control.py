@@ -12,8 +12,9 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import Effect, bind, push, source_of
+from rules_dsl.effects.base import CURRENT, PROBE, Effect, bind, check_depth, push, source_of
 from rules_dsl.effects.values import Cond, NumExpr
+from rules_dsl.errors import RulesLoopError
 from rules_dsl.state import Decision, Frame, GameState
 
 
@@ -97,6 +98,7 @@ class Call(Effect):
     def step(self, st: GameState, fr: Frame) -> None:
         # a tail call: this frame becomes the procedure's body, with the procedure's
         # names (N) as its scope; a procedure neither absorbs nor adds a failure
+        check_depth(st, "the procedure", self.text)
         names = {} if fr.vars is None else dict(fr.vars)  # keep names a loop bound here
         if self.arg is not None:
             names["N"] = self.arg.num(st, fr)
@@ -106,16 +108,25 @@ class Call(Effect):
         fr.data = None
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        if self.arg is not None:
-            # the procedure's body reads N: give it a scope for the check
-            probe = push(st, self.proc.eid, fr.player, fr.src, scope=True)
-            assert probe.vars is not None
-            probe.vars["N"] = self.arg.num(st, fr)
-            try:
-                return self.proc.body.can_start(st, probe)
-            finally:
-                st.frames.pop()
-        return self.proc.body.can_start(st, fr)
+        # a procedure whose first step is to call itself would ask itself for ever
+        PROBE.depth += 1
+        try:
+            if PROBE.depth > CURRENT.rules.frame_limit:
+                raise RulesLoopError(
+                    f"the procedure {self.text!r} calls itself before it does anything: it never starts"
+                )
+            if self.arg is not None:
+                # the procedure's body reads N: give it a scope for the check
+                probe = push(st, self.proc.eid, fr.player, fr.src, scope=True)
+                assert probe.vars is not None
+                probe.vars["N"] = self.arg.num(st, fr)
+                try:
+                    return self.proc.body.can_start(st, probe)
+                finally:
+                    st.frames.pop()
+            return self.proc.body.can_start(st, fr)
+        finally:
+            PROBE.depth -= 1
 
 
 @attrs.frozen(eq=False)

@@ -42,6 +42,7 @@ class GameLoop(Effect):
 
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1
+        st.turn_decisions = 0
         if st.final_turns:
             # a turn the rules grant after the game's end: then the next such turn, or the end
             st.final_turns.pop(0)

@@ -13,12 +13,19 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.tokens import AliasToken, TagToken
 
 from rules_dsl.errors import PackError, PackProblem, suggest
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 
 MANIFEST = "pack.yaml"
+# Bounds on what one pack file may hold (docs/modding.md#limits): a file is read whole,
+# and YAML aliases share one value between places, so a few lines of aliases of aliases
+# can stand for billions of values; whatever walks them would never finish.
+MAX_FILE_BYTES = 1_000_000
+MAX_YAML_VALUES = 100_000  # values in one file with every alias expanded
+MAX_CARD_ENTRIES = 2_000  # card entries in one pack
 MANIFEST_KEYS = {"id", "name", "version", "requires", "players", "files", "description"}
 PARTS = {
     "vocabulary",
@@ -44,7 +51,7 @@ class Problems:
     def source_line(self, file: str, line: int) -> str:
         if file not in self._lines:
             try:
-                self._lines[file] = Path(file).read_text(encoding="utf-8").splitlines()
+                self._lines[file] = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
             except OSError:
                 self._lines[file] = []
         lines = self._lines[file]
@@ -113,7 +120,7 @@ def _text_loc(file: str, line: int, col: int) -> Loc:
     lines = _FILE_LINES.get(file)
     if lines is None:
         try:
-            lines = Path(file).read_text(encoding="utf-8").splitlines()
+            lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
             lines = []
         _FILE_LINES[file] = lines
@@ -133,18 +140,78 @@ def _text_loc(file: str, line: int, col: int) -> Loc:
 
 
 def _read_yaml(path: Path, problems: Problems) -> Any:
+    """A pack file's data, or None with the problem reported: too big, not UTF-8, not
+    YAML, a tag (`!!python/...`: packs are plain data), nested or aliased beyond bounds."""
+    file = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            problems.add(Loc(file, 1, 1), f"the file is {size} bytes; a pack file may hold at most {MAX_FILE_BYTES}")
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.add(Loc(file, 1, 1), f"cannot read: {exc.strerror}")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        problems.add(
+            Loc(file, line, column),
+            f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x})",
+            suggestion="save it as UTF-8",
+        )
+        return None
     yaml = YAML(typ="rt")
     try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh)
+        first_alias: tuple[int, int] | None = None
+        for token in yaml.scan(text):
+            if isinstance(token, TagToken):
+                mark = token.start_mark
+                handle, suffix = token.value
+                problems.add(
+                    Loc(file, mark.line + 1, mark.column + 1),
+                    f"YAML tags such as {(handle or '') + (suffix or '')!r} are not allowed: a pack is plain data",
+                    suggestion="remove the tag",
+                    width=len((handle or "") + (suffix or "")),
+                )
+                return None
+            if isinstance(token, AliasToken) and first_alias is None:
+                first_alias = (token.start_mark.line + 1, token.start_mark.column + 1)
+        data = yaml.load(text)
+        if first_alias is not None and _expanded_size(data, {}) > MAX_YAML_VALUES:
+            problems.add(
+                Loc(file, *first_alias),
+                f"the aliases of this file expand to more than {MAX_YAML_VALUES} values",
+                suggestion="write the values out, or alias fewer nested aliases",
+            )
+            return None
+        return data
     except MarkedYAMLError as exc:
         mark = exc.problem_mark
         line = mark.line + 1 if mark else 1
         col = mark.column + 1 if mark else 1
-        problems.add(Loc(str(path), line, col), f"not valid YAML: {exc.problem}")
-    except OSError as exc:
-        problems.add(Loc(str(path), 1, 1), f"cannot read: {exc.strerror}")
+        problems.add(Loc(file, line, col), f"not valid YAML: {exc.problem}")
+    except YAMLError as exc:
+        problems.add(Loc(file, 1, 1), f"not valid YAML: {exc}")
+    except RecursionError:
+        problems.add(Loc(file, 1, 1), "the YAML is nested too deeply")
     return None
+
+
+def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
+    """How many values a node stands for with every alias written out (shared nodes are
+    counted once per place but worked out once, so a bomb costs no more than its text)."""
+    if not isinstance(node, dict | list):
+        return 1
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    children = node.values() if isinstance(node, dict) else node
+    total = 1 + sum(_expanded_size(child, sizes) for child in children)
+    sizes[id(node)] = total
+    return total
 
 
 def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
@@ -172,7 +239,10 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
                 suggestion=suggest(str(key), MANIFEST_KEYS),
             )
     pack_id = manifest.get("id")
-    if not isinstance(pack_id, str) or not pack_id:
+    if pack_id is not None and pack_id != "" and not isinstance(pack_id, str):
+        problems.add(value_loc(manifest, "id", mfile), f"a pack id is a word such as 'base', not {pack_id!r}")
+        pack_id = folder.name
+    elif not isinstance(pack_id, str) or not pack_id:
         problems.add(Loc(mfile, 1, 1), "the manifest needs an id (a short name such as 'base')")
         pack_id = folder.name
     players = manifest.get("players")
@@ -194,6 +264,9 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
     if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
         problems.add(value_loc(manifest, "requires", mfile), "requires must be a list of pack ids")
         requires = []
+    for key in ("name", "description"):
+        if key in manifest and not isinstance(manifest[key], str):
+            problems.add(value_loc(manifest, key, mfile), f"{key} must be text, not {manifest[key]!r}")
     pack = PackSource(
         id=pack_id,
         name=str(manifest.get("name", pack_id)),
@@ -207,9 +280,16 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
         paths = sorted(p for p in folder.glob("*.yaml") if p.name != MANIFEST)
     elif isinstance(files, list) and all(isinstance(f, str) for f in files):
         paths = []
+        inside = folder.resolve()
         for i, f in enumerate(files):
             p = folder / f
-            if not p.is_file():
+            if not p.resolve().is_relative_to(inside):
+                problems.add(
+                    value_loc(files, i, mfile),
+                    f"the file {f!r} is outside the pack folder",
+                    suggestion="list only files inside the pack's folder",
+                )
+            elif not p.is_file():
                 problems.add(value_loc(files, i, mfile), f"the file {f!r} listed here does not exist")
             else:
                 paths.append(p)
@@ -252,9 +332,19 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
                     problems.add(cloc, "a card must be a mapping of fields (id:, name:, ...)")
                     continue
                 cid = card.get("id")
-                if not isinstance(cid, str) or not cid:
+                if cid is None or cid == "":
                     problems.add(cloc, "this card has no id", suggestion="add 'id: some-card'")
                     continue
+                if not isinstance(cid, str):
+                    problems.add(
+                        value_loc(card, "id", file),
+                        f"a card id is a word such as 'some-card', not {cid!r}",
+                        suggestion=f"quote it: id: '{cid}'" if isinstance(cid, int | float) else "",
+                    )
+                    continue
+                if len(pack.cards) >= MAX_CARD_ENTRIES:
+                    problems.add(cloc, f"a pack may hold at most {MAX_CARD_ENTRIES} card entries")
+                    return
                 fields = {str(k): Located(v, _field_loc(card, k, file)) for k, v in card.items()}
                 pack.cards.append(CardSource(cid, fields, Loc(file, cloc.line, cloc.column), pack.id))
             continue
