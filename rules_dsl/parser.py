@@ -77,8 +77,13 @@ def _expected_words(expected: set[str]) -> list[str]:
     return sorted(set(words))
 
 
+@lru_cache(maxsize=4096)
 def parse(text: str, start: str = "start") -> Any:
-    """Parse card text (start), a condition or an expression into the syntax tree."""
+    """Parse card text (start), a condition or an expression into the syntax tree.
+
+    Trees are immutable, so a text compiled again (every pack of a mod set, each test's
+    copy of a pack, the fuzzer's packs) is parsed once.
+    """
     if len(text) > MAX_TEXT:
         raise DslSyntaxError(f"the text is {len(text)} characters long; a text may hold at most {MAX_TEXT}", 1, 1)
     try:

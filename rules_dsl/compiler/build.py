@@ -97,6 +97,12 @@ def compile_packs(paths: list[str]) -> Rules:
         from rules_dsl.errors import PackError, PackProblem
 
         raise PackError([PackProblem(", ".join(paths) or "?", 1, 1, "no pack found")])
+    return compile_sources(sources)
+
+
+def compile_sources(sources: list[PackSource]) -> Rules:
+    """Compile packs already loaded and ordered (`load_sources`); raise PackError."""
+    problems = Problems()
     rules = _Builder(sources, problems).build()
     problems.raise_if_any()
     assert rules is not None

@@ -29,19 +29,31 @@ class CompileError(Exception):
         self.suggestion = suggestion
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...] | None] = {}  # a syntax class's fields; None: not a node
+
+
+def _fields_of(kind: type) -> tuple[str, ...] | None:
+    if kind not in _CHILD_FIELDS:
+        _CHILD_FIELDS[kind] = tuple(f.name for f in attrs.fields(kind)) if attrs.has(kind) else None
+    return _CHILD_FIELDS[kind]
+
+
 def walk(node: Any) -> Iterator[Any]:
-    """Every syntax node below (and including) node."""
-    if isinstance(node, tuple | list):
-        for n in node:
-            yield from walk(n)
-        return
-    if not attrs.has(type(node)):
-        return
-    yield node
-    for f in attrs.fields(type(node)):
-        child = getattr(node, f.name)
-        if isinstance(child, tuple | list) or attrs.has(type(child)):
-            yield from walk(child)
+    """Every syntax node below (and including) node, parents first, in text order.
+
+    Iterative (a deep tree cannot overflow the stack) and fast: every pack compile walks
+    every text."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple | list):
+            stack.extend(reversed(n))
+            continue
+        names = _fields_of(type(n))
+        if names is None:
+            continue
+        yield n
+        stack.extend(getattr(n, name) for name in reversed(names))
 
 
 def unknown(what: str, name: str, pos: ast.Pos, known: list[str]) -> CompileError:
@@ -66,6 +78,7 @@ class StatementCompiler:
         self.proc_trees = procedures
         self.procs: dict[str, int] = {}
         self.proc_errors: list[tuple[CompileError, Loc]] = []
+        self._uses_n_cache: dict[str, bool] = {}
 
     def add(self, cls: type[E], **kw: Any) -> E:
         eff = cls(eid=len(self.effects), **kw)  # type: ignore[call-arg]
@@ -105,7 +118,12 @@ class StatementCompiler:
         return False
 
     def _uses_n(self, name: str) -> bool:
-        return any(isinstance(n, ast.Var) and n.name == "N" for n in walk(self.proc_trees[name][0]))
+        # asked for every call of the procedure: walk its tree once
+        known = self._uses_n_cache.get(name)
+        if known is None:
+            known = any(isinstance(n, ast.Var) and n.name == "N" for n in walk(self.proc_trees[name][0]))
+            self._uses_n_cache[name] = known
+        return known
 
     def body(self, node: ast.Stmt, optional: str = "") -> Effect:
         if isinstance(node, ast.Block):
