@@ -6,9 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rules_dsl import interpreter, observation, serialize
+from rules_dsl import interpreter, observation, saved, serialize
 from rules_dsl.compiler import compile_packs
-from rules_dsl.errors import StateFormatError
 from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
 
@@ -104,12 +103,10 @@ class Engine:
     def to_json(self, st: GameState) -> str:
         return serialize.to_json(st)
 
-    def from_json(self, text: str) -> GameState:
-        st = serialize.from_json(text)
-        problems = interpreter.check_state(self.rules, st)
-        if problems:
-            raise StateFormatError("inconsistent game state: " + "; ".join(problems[:5]))
-        return st
+    def from_json(self, text: str, replay: bool = True) -> GameState:
+        """A saved game, checked field by field and (unless `replay=False`) replayed from
+        its seed and decisions and compared: StateFormatError names the first problem."""
+        return saved.load(self.rules, text, replay)
 
     def check(self, st: GameState, settled: bool = True) -> list[str]:
         """Consistency problems; `settled=False` for a state not yet run to its first decision."""

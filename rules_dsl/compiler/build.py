@@ -4,11 +4,13 @@ all problems are collected and reported together."""
 from __future__ import annotations
 
 from pathlib import Path
+from textwrap import shorten
 from typing import Any
 
 import attrs
 
 from rules_dsl import ast
+from rules_dsl.compiler import names
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
 from rules_dsl.compiler.vocabulary import Vocabulary, read_vocabulary
 from rules_dsl.effects.base import Effect
@@ -28,6 +30,12 @@ MAX_COPIES = 1_000  # copies of one card
 MAX_CARDS = 10_000  # copies of all cards in one game
 VAR_RE = "[A-Z][A-Z0-9_]*"
 BUILTIN_PARAMS = {"PLAYERS"}
+# a pack's `limits:` key -> (Rules field, the largest value allowed)
+LIMITS = {
+    "steps": ("step_limit", 10_000_000),
+    "decisions-per-turn": ("decision_limit", 1_000_000),
+    "frames": ("frame_limit", 10_000),
+}
 
 
 def text_pos(loc: Loc, line: int, column: int) -> Loc:
@@ -179,6 +187,7 @@ class _Builder:
         triggers, extra = self.compile_end(sc)
         score, tiebreak = self.compile_scoring(sc)
         sc.finish_procedures(self.problems, text_pos)
+        self.check_names(set(params) | BUILTIN_PARAMS, lets)
         players = self.player_range()
         bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
         loop = GameLoop(
@@ -224,7 +233,72 @@ class _Builder:
             draw_to=voc.draw[1],
             overrides=tuple(self.overridden),
             wild=wild,
+            **self.read_limits(),
         )
+
+    def check_names(self, params: set[str], lets: set[str]) -> None:
+        """Report each variable used where some way of running its text leaves it unbound."""
+        units = [
+            names.Unit(("section", sec.label), sec.block, self._card_text_locs[cid], cid)
+            for cid, tree in self._card_trees.items()
+            if isinstance(tree, tuple)
+            for sec in tree
+        ]
+        units += [names.Unit(("procedure", n), tree, loc) for n, (tree, loc) in self._proc_trees.items()]
+        roots: list[tuple[Any, Loc]] = [(tree, loc) for _, tree, loc in self._phase_trees]
+        setup = self.last("setup")
+        if "setup" in self._script_trees and setup is not None:
+            roots.append((self._script_trees["setup"], setup.loc))
+        roots += [(tree, loc) for _, tree, loc in self._end_trees]
+        roots += list(self._score_trees.values())
+        roots += [(tree, loc) for _, tree, loc in getattr(self, "_breakdown_trees", [])]
+        if self._final_turn_tree is not None and self._final_turn_tree[0] is not None:
+            roots.append(self._final_turn_tree)
+        units += [names.Unit(("root", str(i)), tree, loc) for i, (tree, loc) in enumerate(roots)]
+        for miss in names.unbound(units, set(self._proc_trees), params):
+            name = miss.var.name
+            if name not in lets:
+                continue  # bound nowhere at all: the statement compiler has reported it
+            runs = {
+                "section": f"; not every 'do ... {miss.unit.key[1]}' that runs this section binds it",
+                "procedure": f"; not every call of {miss.unit.key[1]!r} binds it",
+            }
+            self.problems.add(
+                text_pos(miss.unit.loc, miss.var.pos.line, miss.var.pos.column),
+                f"nothing is called {name!r} here: no 'let {name} be ...' comes before it"
+                + runs.get(miss.unit.key[0], ""),
+                card=miss.unit.card,
+                expected=sorted(miss.known - params),
+                suggestion=suggest(name, miss.known),
+                width=len(name),
+            )
+
+    def read_limits(self) -> dict[str, int]:
+        """`limits: {steps: ..., decisions-per-turn: ..., frames: ...}`, the last pack's
+        value of each; the defaults are Rules' own."""
+        out: dict[str, int] = {}
+        for part in self.parts.get("limits", []):
+            node, loc = part.value, part.loc
+            if not hasattr(node, "items"):
+                self.problems.add(loc, "limits must map steps, decisions-per-turn or frames to a number")
+                continue
+            for key, value in node.items():
+                if key not in LIMITS:
+                    self.problems.add(
+                        key_loc(node, key, loc.file),
+                        f"unknown limit {key!r}",
+                        expected=sorted(LIMITS),
+                        suggestion=suggest(str(key), LIMITS),
+                    )
+                    continue
+                field, most = LIMITS[key]
+                if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
+                    self.problems.add(
+                        value_loc(node, key, loc.file), f"the limit {key} is a whole number from 1 to {most}"
+                    )
+                    continue
+                out[field] = value
+        return out
 
     def player_range(self) -> tuple[int, int]:
         for s in reversed(self.sources):
@@ -257,7 +331,7 @@ class _Builder:
 
     def param_value(self, value: Any, loc: Loc) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
-            return value
+            return int(value)  # a plain int, not the YAML reader's subclass
         if hasattr(value, "items") and all(isinstance(k, int) and isinstance(v, int) for k, v in value.items()):
             return {int(k): int(v) for k, v in value.items()}
         self.problems.add(loc, "a parameter is a whole number, or a number per player count such as {2: 1, 4: 2}")
@@ -342,6 +416,7 @@ class _Builder:
     def parse_all(self, cards: list[CardSource]) -> list[_Text]:
         texts: list[_Text] = []
         self._card_trees: dict[str, Any] = {}
+        self._card_text_locs: dict[str, Loc] = {}
         for card in cards:
             text = card.fields.get("text")
             if text is None:
@@ -353,13 +428,14 @@ class _Builder:
                     "a card's text is made of sections, each starting with its label",
                     card=card.id,
                     expected=[s + ":" for s in self._section_words()],
-                    suggestion=f"write e.g. '{self._section_words()[0]}: {' '.join(str(text.value).split())[:40]}'"
+                    suggestion=f"write e.g. '{self._section_words()[0]}: {shorten(str(text.value), 40)}'"
                     if self._section_words()
                     else "",
                 )
                 continue
             if tree is not None:
                 self._card_trees[card.id] = tree
+                self._card_text_locs[card.id] = text.loc
                 texts.append(_Text(tree, text.loc, card.id))
         self._script_trees: dict[str, Any] = {}
         for key in ("setup",):

@@ -77,6 +77,11 @@ class _Probe:
     depth = 0  # nested can_start questions of procedure calls
 
 
+# Asking whether a procedure call can start asks its body, by Python recursion: no real
+# pack nests more than a few; a procedure whose first step calls itself would nest for ever.
+MAX_PROBE_DEPTH = 50
+
+
 PROBE = _Probe()
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import CURRENT, PROBE, Effect, bind, check_depth, push, source_of
+from rules_dsl.effects.base import MAX_PROBE_DEPTH, PROBE, Effect, bind, check_depth, push, source_of
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.errors import RulesLoopError
 from rules_dsl.state import Decision, Frame, GameState
@@ -111,7 +111,7 @@ class Call(Effect):
         # a procedure whose first step is to call itself would ask itself for ever
         PROBE.depth += 1
         try:
-            if PROBE.depth > CURRENT.rules.frame_limit:
+            if PROBE.depth > MAX_PROBE_DEPTH:
                 raise RulesLoopError(
                     f"the procedure {self.text!r} calls itself before it does anything: it never starts"
                 )

@@ -38,6 +38,7 @@ PARTS = {
     "game-end",
     "scoring",
     "cards",
+    "limits",
 }
 
 

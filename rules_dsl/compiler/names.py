@@ -1,0 +1,92 @@
+"""Compile-time check that every variable is bound where it is used.
+
+Lookup is dynamic (docs/dsl.md#scope): `LEAD: survey X` sees the `X` that the text
+running `do the role's LEAD` bound before it. So a variable used in a text is bound if a
+`let` comes before it in that text, or if it is bound at every place that runs the text:
+every `do ... LABEL` for a card section, every call of a procedure (a call with a number
+binds `N`). Texts nothing runs from the rules (phases, set-up, end and scoring) see only
+the pack's parameters. A section or procedure that nothing runs is not checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from rules_dsl import ast
+from rules_dsl.compiler.statements import walk
+from rules_dsl.packs.model import Loc
+
+Key = tuple[str, str]  # ("section", LABEL), ("procedure", name) or ("root", what)
+
+
+@attrs.define
+class Unit:
+    """One text: what runs it (its key), its tree, where it is."""
+
+    key: Key
+    tree: object
+    loc: Loc
+    card: str = ""
+    uses: list[tuple[ast.Var, frozenset[str]]] = attrs.Factory(list)  # with the names bound before
+    sites: list[tuple[Key, frozenset[str]]] = attrs.Factory(list)  # texts it runs, names bound then
+
+
+@attrs.frozen
+class Unbound:
+    var: ast.Var
+    unit: Unit
+    known: frozenset[str]  # what is bound there
+
+
+def _scan(unit: Unit, procedures: set[str]) -> None:
+    bound: set[str] = set()
+    for node in walk(unit.tree):
+        if isinstance(node, ast.Let):
+            bound.add(node.name)
+        elif isinstance(node, ast.Var):
+            unit.uses.append((node, frozenset(bound)))
+        elif isinstance(node, ast.DoSection):
+            unit.sites.append((("section", node.section), frozenset(bound)))
+        elif isinstance(node, ast.Call) and node.name in procedures:
+            with_n = bound | {"N"} if node.arg is not None else bound
+            unit.sites.append((("procedure", node.name), frozenset(with_n)))
+
+
+def unbound(units: Iterable[Unit], procedures: set[str], params: set[str]) -> list[Unbound]:
+    """Every use of a variable that some way of running its text leaves unbound."""
+    units = list(units)
+    for u in units:
+        _scan(u, procedures)
+    # names bound on entry to each key, for all ways in: None until some way is known
+    entry: dict[Key, frozenset[str] | None] = {u.key: None for u in units}
+    for u in units:
+        if u.key[0] == "root":
+            entry[u.key] = frozenset()
+    changed = True
+    while changed:  # the sets only shrink, so this ends
+        changed = False
+        ways: dict[Key, list[frozenset[str]]] = {}
+        for u in units:
+            start = entry[u.key]
+            if start is None:
+                continue
+            for key, bound in u.sites:
+                ways.setdefault(key, []).append(start | bound)
+        for key, found in ways.items():
+            if key not in entry:
+                continue
+            new = frozenset.intersection(*found)
+            if new != entry[key]:
+                entry[key] = new
+                changed = True
+    out = []
+    for u in units:
+        start = entry[u.key]
+        if start is None:
+            continue  # nothing runs it
+        for var, bound in u.uses:
+            if var.name not in params and var.name not in bound and var.name not in start:
+                out.append(Unbound(var, u, start | bound | params))
+    return out

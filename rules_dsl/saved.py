@@ -1,0 +1,141 @@
+"""Loading a saved game so that it can be trusted.
+
+A saved game carries its packs, player count, seed, variants and decision log, which
+reproduce it exactly (docs/architecture.md). Loading checks every field against the
+rules (so a wrong file gets a message naming the field, never a crash later), then
+replays the log and compares: a state that its own seed and decisions do not give, a
+tampered one, is refused with the first difference.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_dsl import interpreter, serialize
+from rules_dsl.errors import RulesError, StateFormatError
+from rules_dsl.rules import Rules
+from rules_dsl.state import GameState
+
+
+def load(rules: Rules, text: str, replay: bool = True) -> GameState:
+    """The game saved in `text`; StateFormatError says what is wrong with it.
+
+    `replay=False` skips the replay, for states that no decision log reaches (a scenario's
+    position saved half-way); the fields are still checked."""
+    st = serialize.from_json(text)
+    problems = interpreter.check_state(rules, st) or check_fields(rules, st)
+    if problems:
+        raise StateFormatError("inconsistent game state: " + "; ".join(problems[:5]))
+    if replay:
+        difference = replay_difference(rules, st)
+        if difference:
+            raise StateFormatError(f"the saved state is not the game its seed and decisions give: {difference}")
+    return st
+
+
+def check_fields(rules: Rules, st: GameState) -> list[str]:
+    """Every field of a state against the rules: players, variants, parameters, zones,
+    counters, who is active or deciding, phase, frames."""
+    problems: list[str] = []
+    if tuple(st.packs) != rules.packs:
+        problems.append(f"saved with packs {st.packs}, but these rules are {list(rules.packs)}")
+    n = st.players
+    if not rules.min_players <= n <= rules.max_players:
+        problems.append(f"{n} players: these rules are for {rules.min_players} to {rules.max_players}")
+        return problems  # everything below depends on the player count
+    unknown = [v for v in st.variants if v not in rules.variants]
+    if unknown:
+        problems.append(f"unknown variants {unknown}")
+    else:
+        try:
+            if st.params != interpreter.resolve_params(rules, n, st.variants):
+                problems.append("the parameters are not the ones of these players and variants")
+        except RulesError as exc:
+            problems.append(str(exc))
+    zones = {z.key(p) for z in rules.zones.values() for p in (range(n) if z.per_player else [0])}
+    for key in sorted(zones - set(st.zones)):
+        problems.append(f"zone {key} is missing")
+    for key in sorted(set(st.zones) - zones):
+        problems.append(f"zone {key!r} is not a zone of these rules for {n} players")
+    per_player = {c.name for c in rules.counters.values() if c.per_player}
+    for name in sorted(per_player ^ set(st.counters)):
+        problems.append(f"counter {name} is {'missing' if name in per_player else 'not a counter of these rules'}")
+    for name, values in st.counters.items():
+        if len(values) != n:
+            problems.append(f"counter {name} has {len(values)} values for {n} players")
+    for name in sorted(set(rules.shared_counters) ^ set(st.shared)):
+        problems.append(f"shared counter {name} is {'missing' if name in rules.shared_counters else 'unknown'}")
+    seats = range(n)
+    if st.active not in seats:
+        problems.append(f"the active player is {st.active}, not a seat of {n} players")
+    if any(p not in seats for p in st.final_turns + st.winners):
+        problems.append("final turns or winners name a seat that is not in the game")
+    phases = {"setup", "over", *(name for name, _ in rules.phases)}
+    if st.phase not in phases:
+        problems.append(f"phase {st.phase!r} is not a phase of these rules ({', '.join(sorted(phases))})")
+    for i, fr in enumerate(st.frames):
+        if fr.player not in seats or not -1 <= fr.src < len(st.cards) or fr.pc < 0:
+            problems.append(f"frame {i} names player {fr.player}, card {fr.src} or step {fr.pc}, which do not exist")
+    for i, cs in enumerate(st.cards):
+        if any(p not in seats for p in cs.seen):
+            problems.append(f"card {i} was seen by a player who is not in the game")
+    d = st.pending
+    if st.over:
+        if d is not None or st.frames:
+            problems.append("the game is over but a decision or frame is pending")
+        if len(st.scores) != n:
+            problems.append(f"the game is over with {len(st.scores)} scores for {n} players")
+    elif d is not None:
+        if d.player not in seats:
+            problems.append(f"the pending decision is player {d.player}'s, not a seat of {n} players")
+        if len(set(d.options)) != len(d.options) or not d.options:
+            problems.append("the pending decision's options are empty or repeated")
+    if st.turn < 0 or st.round < 0 or st.turn_decisions < 0 or st.extra_rounds_left < 0:
+        problems.append("a count of turns, rounds or decisions is negative")
+    return problems
+
+
+def replay_difference(rules: Rules, st: GameState) -> str:
+    """'' if replaying the state's own log gives it exactly, else the first difference."""
+    try:
+        again = interpreter.new_game(rules, st.players, st.seed, st.variants)
+        for i, option in enumerate(st.log):
+            try:
+                interpreter.apply(rules, again, option)
+            except RulesError as exc:
+                return f"decision {i + 1} of its log ({option!r}) does not replay: {exc}"
+    except RulesError as exc:
+        return f"its game does not start: {exc}"
+    try:
+        return _first_difference(serialize.to_data(again), serialize.to_data(st), "state")
+    except RecursionError:
+        return "a value is nested too deeply to compare"
+
+
+def _first_difference(want: Any, got: Any, path: str) -> str:
+    if isinstance(want, dict) and isinstance(got, dict):
+        for key in sorted(set(want) | set(got), key=str):
+            if key not in got:
+                return f"{path}.{key} is missing (the replay has {_short(want[key])})"
+            if key not in want:
+                return f"{path}.{key} should not be there"
+            found = _first_difference(want[key], got[key], f"{path}.{key}")
+            if found:
+                return found
+        return ""
+    if isinstance(want, list) and isinstance(got, list):
+        for i, (w, g) in enumerate(zip(want, got)):
+            found = _first_difference(w, g, f"{path}[{i}]")
+            if found:
+                return found
+        if len(want) != len(got):
+            return f"{path} has {len(got)} items, the replay {len(want)}"
+        return ""
+    if want != got or isinstance(want, bool) != isinstance(got, bool):
+        return f"{path} is {_short(got)}, the replay gives {_short(want)}"
+    return ""
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
