@@ -390,3 +390,15 @@ def test_a_saved_game_without_replay_still_has_its_fields_checked(engine: Engine
     data["active"] = 5
     with pytest.raises(StateFormatError, match="the active player is 5"):
         engine.from_json(json.dumps(data), replay=False)
+
+
+def test_a_zone_property_a_card_does_not_give_is_a_rules_error(pack_copy: PackCopy) -> None:
+    # found by the fuzzer: a KeyError ('') deep in the interpreter
+    folder = pack_copy(("roles.yaml", SURVEY, "ACTION: shuffle this card's stack; draw 1 card\n"))
+    engine = Engine.load([str(folder)])
+    st = play_survey(engine)
+    before = engine.to_json(st)
+    with pytest.raises(GameRuntimeError) as info:
+        engine.apply(st, "survey")
+    assert info.value.message == "card 'survey' (Survey): card 'survey' gives no 'stack', so it names no zone"
+    assert engine.to_json(st) == before

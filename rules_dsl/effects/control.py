@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import MAX_PROBE_DEPTH, PROBE, Effect, bind, check_depth, push, source_of
+from rules_dsl.effects.base import CURRENT, MAX_PROBE_DEPTH, PROBE, Effect, bind, check_depth, push, source_of
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.errors import RulesLoopError
 from rules_dsl.state import Decision, Frame, GameState
@@ -98,7 +98,8 @@ class Call(Effect):
     def step(self, st: GameState, fr: Frame) -> None:
         # a tail call: this frame becomes the procedure's body, with the procedure's
         # names (N) as its scope; a procedure neither absorbs nor adds a failure
-        check_depth(st, "the procedure", self.text)
+        if len(st.frames) > CURRENT.rules.frame_limit:  # the check inline: a hot path
+            check_depth(st, "the procedure", self.text)
         names = {} if fr.vars is None else dict(fr.vars)  # keep names a loop bound here
         if self.arg is not None:
             names["N"] = self.arg.num(st, fr)

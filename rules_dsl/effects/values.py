@@ -121,7 +121,11 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
 
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         name = str(self.value(st, fr, cand))
-        return f"{name}.{fr.player}" if CURRENT.rules.zones[name].per_player else name
+        zone = CURRENT.rules.zones.get(name)
+        if zone is None:  # the card does not give this zone property (it defaults to "")
+            card = CURRENT.rules.cards[st.cards[self.card_expr.card(st, fr, cand)].type]
+            raise RulesError(f"card {card.id!r} gives no {self.prop!r}, so it names no zone")
+        return f"{name}.{fr.player}" if zone.per_player else name
 
 
 @attrs.frozen
