@@ -402,3 +402,24 @@ def test_a_zone_property_a_card_does_not_give_is_a_rules_error(pack_copy: PackCo
         engine.apply(st, "survey")
     assert info.value.message == "card 'survey' (Survey): card 'survey' gives no 'stack', so it names no zone"
     assert engine.to_json(st) == before
+
+
+def _add_cards_file(folder: Path, cards: list[str]) -> None:
+    (folder / "more.yaml").write_text("cards:\n" + "".join(cards), encoding="utf-8")
+    text = (folder / "pack.yaml").read_text(encoding="utf-8")
+    (folder / "pack.yaml").write_text(text.replace("techs.yaml]", "techs.yaml, more.yaml]"), encoding="utf-8")
+
+
+def test_too_many_cards_in_a_game(pack_copy: PackCopy) -> None:
+    folder = pack_copy()
+    _add_cards_file(folder, [f"  - {{id: filler-{i}, kind: role-card, zone: box, count: 1000}}\n" for i in range(10)])
+    p = one_problem(folder)
+    assert p.message.startswith("the cards add up to ") and p.message.endswith("a game may hold at most 10000")
+
+
+def test_too_many_card_entries_in_a_pack(pack_copy: PackCopy) -> None:
+    folder = pack_copy()
+    _add_cards_file(folder, [f"  - {{id: filler-{i}, kind: role-card, zone: box, count: 0}}\n" for i in range(2000)])
+    p = one_problem(folder)
+    assert p.message == "a pack may hold at most 2000 card entries"
+    assert p.file == str(folder / "more.yaml")
