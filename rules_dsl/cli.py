@@ -170,7 +170,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         )
         return 0
     for line in rules.overrides:
-        print(f"overridden: {line}")
+        terminal.say(f"overridden: {line}", style="yellow")
     terminal.say(
         f"ok: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
         f"packs {', '.join(rules.packs)}",
@@ -234,8 +234,9 @@ def cmd_golden(args: argparse.Namespace) -> int:
     if args.check:
         problems = check_golden(folder)
         for p in problems:
-            print(p)
-        print(f"{len(golden_games(folder)) - len(problems)} passed, {len(problems)} failed")
+            terminal.say(p, style="red")
+        summary = f"{len(golden_games(folder)) - len(problems)} passed, {len(problems)} failed"
+        terminal.say(summary, style="bold red" if problems else "bold green")
         return 1 if problems else 0
     for path in write_golden(folder):
         print(f"wrote {path}")
@@ -345,10 +346,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(exc.render(), file=sys.stderr)
         return 1
     except terminal.UsageError as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        terminal.say(f"{parser.prog}: error: {exc}", style="red", stderr=True)
         return 2
     except RulesError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        terminal.say(f"error: {exc}", style="red", stderr=True)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -43,7 +43,9 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]], styles: Sequ
     out = console()
     grid = Table(box=None, pad_edge=False, header_style="bold", show_edge=False)
     for i, header in enumerate(headers):
-        grid.add_column(header, style=styles[i] if i < len(styles) else "", no_wrap=not out.is_terminal)
+        grid.add_column(
+            header, style=styles[i] if i < len(styles) else "", no_wrap=not out.is_terminal, overflow="fold"
+        )
     for row in rows:
         grid.add_row(*(Text(str(cell)) for cell in row))
     if out.is_terminal:
