@@ -211,6 +211,14 @@ def test_validate_unknown_name(capsys: Capsys) -> None:
     assert "(did you mean 'microcosm'?)" in err
 
 
+@pytest.mark.parametrize("argv", [["validate", ""], ["simulate", "--pack", ",", "--games", "1"]])
+def test_no_pack_at_all_is_a_clear_error(capsys: Capsys, argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 1
+    assert out == ""
+    assert err.startswith("error: no pack given: name an installed pack (base, microcosm")
+
+
 def test_missing_requirement_is_named(tmp_path: Path, capsys: Capsys) -> None:
     mod = mod_copy(tmp_path)
     manifest = mod / "pack.yaml"

@@ -139,6 +139,10 @@ def resolve(items: Iterable[str]) -> list[str]:
             folders.append(item)
         else:
             folders.append(find_installed(item).folder)
+    if not folders:
+        raise RulesError(
+            f"no pack given: name an installed pack ({', '.join(sorted(installed_packs()))}) or a pack folder"
+        )
     return with_requirements(folders)
 
 
