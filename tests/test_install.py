@@ -123,6 +123,27 @@ def test_entry_point_name_must_match_the_pack_id(tmp_path: Path, monkeypatch: py
     assert bad.problem == "the entry point is called 'survey-mod' but pack.yaml says id 'veteran-survey'"
 
 
+def test_a_pack_id_installed_twice_is_reported(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules_dsl.packs import installed
+
+    twice = [
+        metadata.EntryPoint("base", "rules_dsl.cards", GROUP),
+        metadata.EntryPoint("base", "rules_dsl.expansions.microcosm", GROUP),
+    ]
+    monkeypatch.setattr(installed.metadata, "entry_points", lambda group: twice if group == GROUP else [])
+    installed.installed_packs.cache_clear()
+    try:
+        (pack,) = installed_packs().values()
+        assert pack.problem == "installed twice: by ? and by ?; uninstall one"
+        with pytest.raises(RulesError, match=r"^pack 'base' \(\?\) cannot be used: installed twice"):
+            pack_paths("base")
+        code, out, _ = run(capsys, "packs")
+        assert code == 1
+        assert out.splitlines()[1].endswith("installed twice: by ? and by ?; uninstall one")
+    finally:
+        installed.installed_packs.cache_clear()
+
+
 # ---- engine versions ------------------------------------------------------------------------------
 
 
