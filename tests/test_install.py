@@ -14,6 +14,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from test_cli import Capsys, run
 
 from rules_dsl import __version__
 from rules_dsl.cli import main
@@ -23,14 +24,6 @@ from rules_dsl.packs.installed import GROUP, _describe, installed_packs, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 MOD = ROOT / "examples" / "mods" / "veteran-survey"
-Capsys = pytest.CaptureFixture[str]
-
-
-def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def mod_copy(tmp_path: Path, engine: str | None = None) -> Path:
