@@ -90,6 +90,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     folders = ", ".join(str(p) for p in find_pack_folders(args.paths))
     for line in rules.overrides:
         print(f"overridden: {line}")
+    if args.explain:
+        for line in rules.additions:
+            print(line)
     print(f"ok: {folders}: {len(rules.cards)} cards, {len(rules.effects)} effects, packs {', '.join(rules.packs)}")
     return 0
 
@@ -177,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check pack folders and report every problem")
     p.add_argument("paths", nargs="+", help="pack folders (or folders holding pack folders)")
+    p.add_argument("--explain", action="store_true", help="also list what each pack adds to the packs it requires")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("scenario", help="run scenario files and report each expectation")
