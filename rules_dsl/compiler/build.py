@@ -17,12 +17,13 @@ from rules_dsl.effects.control import Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.values import Num, NumExpr, VarNum
 from rules_dsl.errors import DslSyntaxError, suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, find_pack_folders, key_loc, load_pack, value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 from rules_dsl.parser import parse
 from rules_dsl.rules import CardType, EndTrigger, Rules, Variant
 
-CARD_FIELDS = {"id", "name", "kind", "count", "zone", "symbols", "slots", "text"}
+CARD_FIELDS = shape.CARD_FIELDS
 VAR_RE = "[A-Z][A-Z0-9_]*"
 BUILTIN_PARAMS = {"PLAYERS"}
 
@@ -261,12 +262,12 @@ class _Builder:
                     self.problems.add(vloc, f"variant {name!r} must be a mapping")
                     continue
                 for field in spec:
-                    if field not in ("description", "parameters"):
+                    if field not in shape.VARIANT.names():
                         self.problems.add(
                             key_loc(spec, field, loc.file),
                             f"unknown key {field!r} in variant {name!r}",
-                            expected=["description", "parameters"],
-                            suggestion=suggest(str(field), ["description", "parameters"]),
+                            expected=sorted(shape.VARIANT.names()),
+                            suggestion=suggest(str(field), shape.VARIANT.names()),
                         )
                 overrides: dict[str, Any] = {}
                 pnode = spec.get("parameters") or {}
@@ -341,7 +342,7 @@ class _Builder:
             if not hasattr(node, "items"):
                 self.problems.add(end.loc, "game-end must be {triggers: [...], extra-rounds: N}")
             else:
-                end_keys = ["triggers", "extra-rounds", "ends", "final-turn", "turn-limit"]
+                end_keys = list(shape.GAME_END.fields)
                 for field in node:
                     if field not in end_keys:
                         self.problems.add(
@@ -352,11 +353,11 @@ class _Builder:
                         )
                 self._extra_rounds = node.get("extra-rounds", 0)
                 ends = node.get("ends", "after-round")
-                if ends not in ("after-round", "after-turn"):
+                if ends not in shape.END_ENDS:
                     self.problems.add(
                         value_loc(node, "ends", end.loc.file),
                         f"ends must be after-round (equal turns) or after-turn, not {ends!r}",
-                        expected=["after-round", "after-turn"],
+                        expected=list(shape.END_ENDS),
                     )
                 self._end_after_turn = ends == "after-turn"
                 limit = node.get("turn-limit", 0)
@@ -377,7 +378,7 @@ class _Builder:
                 if not isinstance(node.get("triggers", []), list):
                     self.problems.add(value_loc(node, "triggers", end.loc.file), "triggers must be a list")
                 for trig, tloc in self.composed.triggers:
-                    if not hasattr(trig, "items") or set(trig) != {"name", "when"}:
+                    if not hasattr(trig, "items") or set(trig) != shape.TRIGGER.names():
                         self.problems.add(
                             tloc, "each trigger is {name: ..., when: condition}", expected=["name", "when"]
                         )
@@ -396,12 +397,12 @@ class _Builder:
                 for field in node:
                     if field == "breakdown" and not hasattr(node[field], "items"):
                         self.problems.add(scoring.loc, "breakdown must map a name to an expression")
-                    elif field not in ("score", "tiebreak", "breakdown"):
+                    elif field not in shape.SCORING.names():
                         self.problems.add(
                             key_loc(node, field, scoring.loc.file),
                             f"unknown key {field!r} in scoring",
-                            expected=["breakdown", "score", "tiebreak"],
-                            suggestion=suggest(str(field), ["score", "tiebreak", "breakdown"]),
+                            expected=sorted(shape.SCORING.names()),
+                            suggestion=suggest(str(field), shape.SCORING.names()),
                         )
         for field, pieces in self.composed.score.items():
             parsed = self.parse_pieces(pieces, "expression")

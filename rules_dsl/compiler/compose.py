@@ -17,10 +17,11 @@ from typing import Any
 import attrs
 
 from rules_dsl.errors import suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, field_loc, key_loc, value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 
-TEXT_PLACES = ("before", "after")
+TEXT_PLACES = shape.TEXT_PLACES
 LIST_WORDS = {"symbols": "symbol", "tokens": "token", "sections": "section"}
 MAP_WORDS = {
     "kinds": "kind",
@@ -258,7 +259,7 @@ def _phases(turn: Located, problems: Problems) -> list[tuple[str, Pieces]]:
     out = []
     for i, ph in enumerate(turn.value):
         ploc = value_loc(turn.value, i, turn.loc.file)
-        if not hasattr(ph, "items") or set(ph) - {"phase", "text"} or "phase" not in ph:
+        if not hasattr(ph, "items") or set(ph) - shape.PHASE.names() or "phase" not in ph:
             problems.add(ploc, "each phase is {phase: name, text: rules text}", expected=["phase", "text"])
             continue
         text = Located(ph.get("text", "nothing"), field_loc(ph, "text", ploc.file) if "text" in ph else ploc)
@@ -302,18 +303,7 @@ def _items(part: Located, problems: Problems, message: str) -> list[tuple[Any, L
 
 # ---- the extend part ----------------------------------------------------------------
 
-EXTEND_KEYS = {
-    "setup",
-    "phases",
-    "new-phases",
-    "procedures",
-    "variants",
-    "default-variants",
-    "triggers",
-    "score",
-    "tiebreak",
-    "breakdown",
-}
+EXTEND_KEYS = shape.EXTEND.names()
 
 
 def _extend(m: _Merger, pack: str, part: Located) -> None:
@@ -448,7 +438,7 @@ def _new_phases(m: _Merger, pack: str, value: Any, loc: Loc) -> None:
     for i, ph in enumerate(value):
         ploc = value_loc(value, i, loc.file)
         keys = set(ph) if hasattr(ph, "items") else set()
-        if "phase" not in keys or keys - {"phase", "text", "before", "after"} or {"before", "after"} <= keys:
+        if "phase" not in keys or keys - shape.NEW_PHASE.names() or set(TEXT_PLACES) <= keys:
             problems.add(
                 ploc,
                 "each new phase is {phase: NAME, text: TEXT} with before: PHASE or after: PHASE (or neither: last)",

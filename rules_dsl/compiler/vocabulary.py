@@ -7,27 +7,17 @@ from typing import Any
 import attrs
 
 from rules_dsl.errors import suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, key_loc, value_loc
 from rules_dsl.packs.model import Loc
 from rules_dsl.rules import CounterType, ZoneType
 
-VOCAB_KEYS = {
-    "symbols",
-    "tokens",
-    "kinds",
-    "properties",
-    "sections",
-    "counters",
-    "zones",
-    "zone-groups",
-    "token-groups",
-    "wild-cards",
-    "draw",
-}
-ZONE_KEYS = {"per", "visibility", "facing", "refill-from"}
-COUNTER_KEYS = {"per", "plural", "start", "supply"}
-KIND_KEYS = {"plural", "back"}
-PROPERTY_TYPES = {"number", "symbol", "zone", "text", "expression"}
+VOCAB_KEYS = shape.VOCABULARY.names()
+ZONE_KEYS = shape.ZONE.names()
+COUNTER_KEYS = shape.COUNTER.names()
+KIND_KEYS = shape.KIND.names()
+PROPERTY_TYPES = set(shape.PROPERTY_TYPES)
+VISIBILITIES = list(shape.ZONE_VISIBILITIES)
 
 
 @attrs.define
@@ -251,14 +241,14 @@ def _read_zones(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> No
         facing = spec.get("facing", "")
         if per not in ("player", "game"):
             problems.add(value_loc(spec, "per", loc.file), "per must be 'player' or 'game'")
-        if vis not in ("public", "owner", "hidden"):
+        if vis not in VISIBILITIES:
             problems.add(
                 value_loc(spec, "visibility", loc.file),
                 f"unknown visibility {vis!r}",
-                expected=["public", "owner", "hidden"],
-                suggestion=suggest(str(vis), ["public", "owner", "hidden"]),
+                expected=VISIBILITIES,
+                suggestion=suggest(str(vis), VISIBILITIES),
             )
-        if facing not in ("", "up", "down"):
+        if facing not in ("", *shape.FACINGS):
             problems.add(value_loc(spec, "facing", loc.file), "facing must be 'up' or 'down'")
         voc.zones[str(name)] = ZoneType(
             name=str(name),

@@ -16,23 +16,12 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
 from rules_dsl.errors import PackError, PackProblem, suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 
 MANIFEST = "pack.yaml"
-MANIFEST_KEYS = {"id", "name", "version", "requires", "players", "files", "description"}
-PARTS = {
-    "vocabulary",
-    "parameters",
-    "variants",
-    "default-variants",
-    "setup",
-    "turn",
-    "procedures",
-    "game-end",
-    "scoring",
-    "cards",
-    "extend",
-}
+MANIFEST_KEYS = shape.MANIFEST.names()
+PARTS = shape.PARTS
 
 
 class Problems:
