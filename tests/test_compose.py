@@ -244,3 +244,70 @@ def test_a_mistake_in_the_base_text_is_still_reported_in_the_base_file(tmp_path:
     a = mod(tmp_path, "a", "extend:\n  setup:\n    before: shuffle the planet-deck\n    after: nothing\n")
     [p] = problems(base, a)
     assert (p.file, p.line, p.column) == where(rules, "  shufle the start-planets;")
+
+
+SPICE = str(ROOT / "examples" / "games" / "spice-market")
+VISITS = """\
+vocabulary:
+  counters:
+    visit: {per: player, plural: visits}
+parameters:
+  VISITS_TO_END: 4
+variants:
+  long:
+    description: more visits
+    parameters: {VISITS_TO_END: 40}
+extend:
+  phases:
+    market: {before: gain 1 visit}
+  procedures:
+    sell-goods: {after: gain 1 visit}
+  triggers:
+    - {name: enough visits, when: your visits is at least VISITS_TO_END}
+  default-variants: [long]
+  tiebreak: your visits
+"""
+
+
+def test_phase_procedure_trigger_default_and_tiebreak_additions(tmp_path: Path) -> None:
+    visits = mod(tmp_path, "visits", VISITS, requires="[spice-market]")
+    engine = Engine.load([SPICE, str(visits)])
+    rules = engine.rules
+    assert rules.default_variants == ("long",)
+    assert [t.name for t in rules.end_triggers] == ["supply exhausted", "enough visits"]
+    st = engine.new_game(2, seed=1, variants=[])
+    engine.apply(st, "take-a-card")  # the market phase counts a visit
+    assert st.pending is not None
+    engine.apply(st, st.pending.options[0])
+    assert st.counters["visit"] == [1, 0]
+    engine.apply(st, "sell-goods")  # player 2 sells: a visit for the sale, one for the market phase
+    assert st.pending is not None
+    engine.apply(st, st.pending.options[0])
+    assert st.counters["visit"][1] == 2
+    # 4 visits end the game; the tie-break is cards sold plus visits
+    while st.pending is not None:
+        engine.apply(st, st.pending.options[0])
+    assert st.end_trigger == "enough visits"
+    sold = [len(st.zones[f"sold.{p}"]) for p in range(2)]
+    assert st.tiebreaks == [sold[p] + st.counters["visit"][p] for p in range(2)]
+
+
+def test_a_mod_adds_members_to_a_zone_group_and_a_token_group(tmp_path: Path) -> None:
+    body = (
+        "vocabulary:\n  tokens: [gold]\n  zones:\n    scout-stack: {visibility: public, facing: up}\n"
+        "extend:\n  zone-groups:\n    role-stacks: [scout-stack]\n  token-groups:\n    resource: [gold]\n"
+    )
+    a = mod(tmp_path, "a", body)
+    rules = compile_packs([BASE, str(a)])
+    assert rules.zone_groups["role-stacks"][-1] == ("scout-stack", "")
+    assert len(rules.zone_groups["role-stacks"]) == 6
+    assert any(line.startswith("extended: zone group role-stacks: members (a, ") for line in rules.additions)
+    (a / "rules.yaml").write_text(
+        body.replace("role-stacks: [scout-stack]", "role-stack: [scout-stack]").replace("resource: [gold]", "resource: [gld]"),
+        encoding="utf-8",
+    )
+    found = sorted((p.line, p.message) for p in problems(BASE, a))
+    assert found == [
+        (7, "extend: no zone group 'role-stack' to add to"),
+        (9, "token group 'resource' names unknown token kind 'gld'"),
+    ]

@@ -11,7 +11,7 @@ import attrs
 from rules_dsl import ast
 from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
-from rules_dsl.compiler.vocabulary import Vocabulary, read_vocabulary
+from rules_dsl.compiler.vocabulary import Vocabulary, add_to_groups, read_vocabulary
 from rules_dsl.effects.base import Effect
 from rules_dsl.effects.control import Scope
 from rules_dsl.effects.turns import GameLoop
@@ -119,6 +119,7 @@ class _Builder:
     # ---- entry -----------------------------------------------------------------
     def build(self) -> Rules | None:
         voc = read_vocabulary([(p.value, p.loc) for p in self.parts.get("vocabulary", [])], self.problems)
+        add_to_groups(voc, self.composed.group_additions, self.problems)
         params = self.read_parameters()
         variants, defaults = self.read_variants(params)
         cards = self.composed.cards

@@ -84,6 +84,7 @@ class Composed:
     default_variants: list[tuple[Any, Loc]] = attrs.Factory(list)  # each name and where it is
     default_variants_loc: Loc | None = None
     variant_changes: list[tuple[str, str, Any, Loc, Loc]] = attrs.Factory(list)  # variant, param, value, where
+    group_additions: list[tuple[str, str, Any, Loc]] = attrs.Factory(list)  # vocabulary key, group, members, where
     overrides: list[str] = attrs.Factory(list)
     additions: list[str] = attrs.Factory(list)
 
@@ -396,6 +397,17 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
                 continue
             m.extend("scoring", pack, loc, f"{field} plus ...")
             out.score[field].after.append(Located(node[field], loc))
+    for key in ("zone-groups", "token-groups"):
+        if key not in node:
+            continue
+        for name, members in _mapping(node, key, file, problems, "GROUP: [members]"):
+            loc = value_loc(node[key], name, file)
+            what = MAP_WORDS[key]
+            if not m.known(f"{what} {name}"):
+                problems.add(key_loc(node[key], name, file), f"extend: no {what} {name!r} to add to")
+                continue
+            m.extend(f"{what} {name}", pack, loc, "members")
+            out.group_additions.append((key, name, members, loc))
     if "breakdown" in node:
         names = {n for n, _ in out.breakdown}
         for name, text in _mapping(node, "breakdown", file, problems, "NAME: expression"):

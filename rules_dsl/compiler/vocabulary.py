@@ -123,6 +123,27 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
     return voc
 
 
+def add_to_groups(voc: Vocabulary, additions: list[tuple[str, str, Any, Loc]], problems: Problems) -> None:
+    """Members a pack adds to the zone and token groups of the packs it requires."""
+    for key, group, value, loc in additions:
+        if key == "zone-groups":
+            members = _group_members(value, loc, problems)
+            for zone, _ in members:
+                if zone not in voc.zones or voc.zones[zone].per_player:
+                    problems.add(
+                        loc, f"zone group {group!r}: {zone!r} is not a shared zone", suggestion=suggest(zone, voc.zones)
+                    )
+            voc.zone_groups[group] = voc.zone_groups.get(group, ()) + members
+        else:
+            kinds = _names(value, loc, "a token group", problems)
+            for t in kinds:
+                if t not in voc.tokens:
+                    problems.add(
+                        loc, f"token group {group!r} names unknown token kind {t!r}", suggestion=suggest(t, voc.tokens)
+                    )
+            voc.token_groups[group] = voc.token_groups.get(group, ()) + tuple(kinds)
+
+
 def _group_members(value: Any, loc: Loc, problems: Problems) -> tuple[tuple[str, str], ...]:
     """Zone names, or {zone: NAME, when: PARAMETER} for a zone only in some games."""
     if not isinstance(value, list):

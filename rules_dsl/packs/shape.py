@@ -308,6 +308,8 @@ EXTEND = Record(
         "score": _f(EXPRESSION, "added to the score"),
         "tiebreak": _f(EXPRESSION, "added to the tie-break"),
         "breakdown": _f(Table(value=EXPRESSION), "new lines of the score breakdown"),
+        "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "zones added to existing zone groups"),
+        "token-groups": _f(Table(value=NAMES), "token kinds added to existing token groups"),
     },
 )
 
