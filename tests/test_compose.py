@@ -303,7 +303,9 @@ def test_a_mod_adds_members_to_a_zone_group_and_a_token_group(tmp_path: Path) ->
     assert len(rules.zone_groups["role-stacks"]) == 6
     assert any(line.startswith("extended: zone group role-stacks: members (a, ") for line in rules.additions)
     (a / "rules.yaml").write_text(
-        body.replace("role-stacks: [scout-stack]", "role-stack: [scout-stack]").replace("resource: [gold]", "resource: [gld]"),
+        body.replace("role-stacks: [scout-stack]", "role-stack: [scout-stack]").replace(
+            "resource: [gold]", "resource: [gld]"
+        ),
         encoding="utf-8",
     )
     found = sorted((p.line, p.message) for p in problems(BASE, a))

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from rules_dsl.errors import suggest
-from rules_dsl.packs import shape
+from rules_dsl.packs import check, shape
 from rules_dsl.packs.loader import Problems, field_loc, key_loc, value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 
@@ -309,26 +309,17 @@ EXTEND_KEYS = shape.EXTEND.names()
 
 def _extend(m: _Merger, pack: str, part: Located) -> None:
     node, file, problems, out = part.value, part.loc.file, m.problems, m.out
-    if not hasattr(node, "items"):
-        problems.add(part.loc, "extend must be a mapping (setup:, phases:, new-phases:, procedures:, ...)")
-        return
-    for key in node:
-        if key not in EXTEND_KEYS:
-            problems.add(
-                key_loc(node, key, file),
-                f"unknown key {key!r} in extend",
-                expected=sorted(EXTEND_KEYS),
-                suggestion=suggest(str(key), EXTEND_KEYS),
-            )
-    where = {k: field_loc(node, k, file) for k in node}
-    if "setup" in node:
+    # the part's shape is checked against its declaration; what follows checks the names it uses
+    good = check.fields(node, shape.EXTEND, file, problems, "extend", part.loc)
+    where = {k: field_loc(node, k, file) for k in good}
+    if "setup" in good:
         if out.setup is None:
             problems.add(where["setup"], "extend: there is no set-up to add to; give one with 'setup:'")
         else:
             _around(m, pack, "setup", "setup", out.setup, node["setup"], where["setup"])
-    if "phases" in node:
+    if "phases" in good:
         phases = dict(out.phases)
-        for name, spec in _mapping(node, "phases", file, problems, "PHASE: {before: TEXT, after: TEXT}"):
+        for name, spec in node["phases"].items():
             loc = key_loc(node["phases"], name, file)
             if name not in phases:
                 problems.add(
@@ -339,10 +330,10 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
                 )
                 continue
             _around(m, pack, "turn", f"phase {name}", phases[name], spec, loc)
-    if "new-phases" in node:
+    if "new-phases" in good:
         _new_phases(m, pack, node["new-phases"], where["new-phases"])
-    if "procedures" in node:
-        for name, spec in _mapping(node, "procedures", file, problems, "NAME: {before: TEXT, after: TEXT}"):
+    if "procedures" in good:
+        for name, spec in node["procedures"].items():
             loc = key_loc(node["procedures"], name, file)
             if name not in out.procedures:
                 problems.add(
@@ -353,44 +344,32 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
                 )
                 continue
             _around(m, pack, f"procedure {name}", f"procedure {name}", out.procedures[name], spec, loc)
-    if "variants" in node:
-        for name, params in _mapping(node, "variants", file, problems, "VARIANT: {PARAMETER: value}"):
-            loc = key_loc(node["variants"], name, file)
+    if "variants" in good:
+        for name, params in node["variants"].items():
             if not m.known(f"variant {name}"):
-                problems.add(loc, f"extend: no variant {name!r} to add to")
-                continue
-            if not hasattr(params, "items"):
-                problems.add(loc, f"extend: variant {name!r} takes parameter changes, {{PARAMETER: value}}")
+                problems.add(key_loc(node["variants"], name, file), f"extend: no variant {name!r} to add to")
                 continue
             for pname, value in params.items():
                 ploc = key_loc(params, pname, file)
                 if m.define(f"variant {name}: {pname}", pack, ploc, value):
                     out.variant_changes.append((str(name), str(pname), value, ploc, value_loc(params, pname, file)))
-    if "default-variants" in node:
-        items = _items(
-            Located(node["default-variants"], where["default-variants"]),
-            problems,
-            "extend: default-variants must be a list of variant names",
-        )
+    if "default-variants" in good:
+        items = _items(Located(node["default-variants"], where["default-variants"]), problems, "")
         m.extend("default-variants", pack, where["default-variants"], ", ".join(str(v) for v, _ in items))
         out.default_variants += items
-    if "triggers" in node:
+    if "triggers" in good:
         if out.game_end is None:
             problems.add(where["triggers"], "extend: there is no game-end to add triggers to")
         else:
-            for trig, tloc in _items(
-                Located(node["triggers"], where["triggers"]),
-                problems,
-                "extend: triggers must be a list of {name:, when:}",
-            ):
-                name = str(trig.get("name")) if hasattr(trig, "get") else ""
+            for trig, tloc in _items(Located(node["triggers"], where["triggers"]), problems, ""):
+                name = str(trig["name"])
                 if any(hasattr(t, "get") and str(t.get("name")) == name for t, _ in out.triggers):
                     problems.add(tloc, f"extend: there is already an end trigger called {name!r}")
                     continue
                 m.extend("game-end", pack, tloc, f"trigger {name}")
                 out.triggers.append((trig, tloc))
     for field in ("score", "tiebreak"):
-        if field in node:
+        if field in good:
             loc = where[field]
             if field not in out.score:
                 problems.add(loc, f"extend: there is no {field} to add to; give one under 'scoring:'")
@@ -398,19 +377,19 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
             m.extend("scoring", pack, loc, f"{field} plus ...")
             out.score[field].after.append(Located(node[field], loc))
     for key in ("zone-groups", "token-groups"):
-        if key not in node:
+        if key not in good:
             continue
-        for name, members in _mapping(node, key, file, problems, "GROUP: [members]"):
+        for name, members in node[key].items():
             loc = value_loc(node[key], name, file)
             what = MAP_WORDS[key]
             if not m.known(f"{what} {name}"):
                 problems.add(key_loc(node[key], name, file), f"extend: no {what} {name!r} to add to")
                 continue
             m.extend(f"{what} {name}", pack, loc, "members")
-            out.group_additions.append((key, name, members, loc))
-    if "breakdown" in node:
+            out.group_additions.append((key, str(name), members, loc))
+    if "breakdown" in good:
         names = {n for n, _ in out.breakdown}
-        for name, text in _mapping(node, "breakdown", file, problems, "NAME: expression"):
+        for name, text in node["breakdown"].items():
             loc = field_loc(node["breakdown"], name, file)
             if name in names:
                 problems.add(loc, f"extend: the score breakdown already has {name!r}")
@@ -419,19 +398,8 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
             out.breakdown.append((str(name), Located(text, loc)))
 
 
-def _mapping(node: Any, key: str, file: str, problems: Problems, shape: str) -> list[tuple[str, Any]]:
-    value = node[key]
-    if not hasattr(value, "items"):
-        problems.add(value_loc(node, key, file), f"extend: {key} must be a mapping, {shape}")
-        return []
-    return [(str(k), v) for k, v in value.items()]
-
-
 def _around(m: _Merger, pack: str, key: str, what: str, pieces: Pieces, spec: Any, loc: Loc) -> None:
     """{before: TEXT, after: TEXT}: text run before or after the text so far."""
-    if not hasattr(spec, "items") or not spec or set(spec) - set(TEXT_PLACES):
-        m.problems.add(loc, f"extend: {what} takes {{before: TEXT, after: TEXT}}", expected=list(TEXT_PLACES))
-        return
     for place in TEXT_PLACES:
         if place in spec:
             text = Located(spec[place], field_loc(spec, place, loc.file))
@@ -444,26 +412,15 @@ def _around(m: _Merger, pack: str, key: str, what: str, pieces: Pieces, spec: An
 
 def _new_phases(m: _Merger, pack: str, value: Any, loc: Loc) -> None:
     out, problems = m.out, m.problems
-    if not isinstance(value, list):
-        problems.add(loc, "extend: new-phases must be a list of {phase: NAME, text: TEXT, before|after: PHASE}")
-        return
     for i, ph in enumerate(value):
         ploc = value_loc(value, i, loc.file)
-        keys = set(ph) if hasattr(ph, "items") else set()
-        if "phase" not in keys or keys - shape.NEW_PHASE.names() or set(TEXT_PLACES) <= keys:
-            problems.add(
-                ploc,
-                "each new phase is {phase: NAME, text: TEXT} with before: PHASE or after: PHASE (or neither: last)",
-                expected=["phase", "text", "before", "after"],
-            )
-            continue
         name = str(ph["phase"])
         names = [n for n, _ in out.phases]
         if name in names:
             problems.add(ploc, f"extend: there is already a phase called {name!r}")
             continue
         at = len(names)
-        for place in ("before", "after"):
+        for place in TEXT_PLACES:
             if place in ph:
                 anchor = str(ph[place])
                 if anchor not in names:
