@@ -82,7 +82,6 @@ class Composed:
     score: dict[str, Pieces] = attrs.Factory(dict)  # "score", "tiebreak"
     breakdown: list[tuple[str, Located]] = attrs.Factory(list)
     default_variants: list[tuple[Any, Loc]] = attrs.Factory(list)  # each name and where it is
-    default_variants_loc: Loc | None = None
     variant_changes: list[tuple[str, str, Any, Loc, Loc]] = attrs.Factory(list)  # variant, param, value, where
     group_additions: list[tuple[str, str, Any, Loc]] = attrs.Factory(list)  # vocabulary key, group, members, where
     overrides: list[str] = attrs.Factory(list)
@@ -170,7 +169,6 @@ def compose(sources: list[PackSource], problems: Problems) -> Composed:
             part = parts["default-variants"]
             if m.define("default-variants", src.id, part.loc, part.value):
                 out.default_variants = _items(part, problems, "default-variants must be a list of variant names")
-                out.default_variants_loc = part.loc
         _cards(m, src)
         if "setup" in parts and m.define("setup", src.id, parts["setup"].loc, parts["setup"].value):
             out.setup = Pieces(parts["setup"])
