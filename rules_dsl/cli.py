@@ -165,17 +165,33 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 "cards": len(rules.cards),
                 "effects": len(rules.effects),
                 "overrides": list(rules.overrides),
+                "additions": list(rules.additions),
                 "problems": [],
             }
         )
         return 0
     for line in rules.overrides:
         terminal.say(f"overridden: {line}", style="yellow")
+    if args.explain:
+        for line in rules.additions:
+            print(line)
     terminal.say(
         f"ok: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
         f"packs {', '.join(rules.packs)}",
         style="green",
     )
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from rules_dsl.packs.shape import write_schemas
+
+    try:
+        written = write_schemas(args.out)
+    except OSError as exc:
+        raise RulesError(f"cannot write the schemas to {args.out}: {exc.strerror}") from exc
+    for path in written:
+        print(f"wrote {path}")
     return 0
 
 
@@ -283,8 +299,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "paths", nargs="+", help="installed pack ids or pack folders (or folders holding pack folders)"
     ).complete = shtab.DIRECTORY  # type: ignore[attr-defined]
+    p.add_argument("--explain", action="store_true", help="also list what each pack adds to the packs it requires")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("schema", help="write JSON Schemas of pack files, for YAML editors")
+    p.add_argument("--out", default=".", help="the folder to write them to (default: the current folder)")
+    p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("scenario", help="run scenario files and report each expectation")
     p.add_argument("files", nargs="+", help="scenario YAML files").complete = shtab.FILE  # type: ignore[attr-defined]

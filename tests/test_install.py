@@ -36,6 +36,11 @@ def mod_copy(tmp_path: Path, engine: str | None = None) -> Path:
     return folder
 
 
+def engine_line(folder: Path) -> int:
+    lines = (folder / "pack.yaml").read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.startswith("engine:"))
+
+
 # ---- discovery ------------------------------------------------------------------------------------
 
 
@@ -145,7 +150,7 @@ def test_a_pack_for_another_engine_version_is_a_clear_error(tmp_path: Path) -> N
     with pytest.raises(PackError) as info:
         Engine.load([str(mod)])
     (p,) = info.value.problems
-    assert (p.file, p.line, p.column) == (str(mod / "pack.yaml"), 9, 9)
+    assert (p.file, p.line, p.column) == (str(mod / "pack.yaml"), engine_line(mod), 9)
     assert p.message == f"pack 'veteran-survey' supports rules-dsl >=99, but this is rules-dsl {__version__}"
     assert p.suggestion == "install a release of the pack made for this engine, or a rules-dsl it supports"
 
@@ -157,7 +162,7 @@ def test_engine_must_be_a_version_specifier(tmp_path: Path, spec: str) -> None:
         Engine.load([str(mod)])
     (p,) = info.value.problems
     assert "specifier such as '>=0.1,<1'" in p.message
-    assert p.line == 9
+    assert p.line == engine_line(mod)
 
 
 # ---- packs and validate ------------------------------------------------------------------------
@@ -199,7 +204,8 @@ def test_validate_a_folder_finds_its_requirements_among_installed_packs(tmp_path
     assert report["ok"] is True
     assert report["packs"] == ["base", "veteran-survey"]
     assert report["problems"] == []
-    assert any(line.startswith("survey (base -> veteran-survey)") for line in report["overrides"])
+    assert any(line.startswith("card survey (base -> veteran-survey") for line in report["overrides"])
+    assert any(line.startswith("added: card scout (veteran-survey") for line in report["additions"])
 
 
 def test_validate_reports_problems_with_a_non_zero_exit(tmp_path: Path, capsys: Capsys) -> None:
@@ -207,14 +213,14 @@ def test_validate_reports_problems_with_a_non_zero_exit(tmp_path: Path, capsys: 
     code, out, err = run(capsys, "validate", str(mod))
     assert code == 1
     assert out == ""
-    assert err.startswith(f"{mod / 'pack.yaml'}:9:9: pack 'veteran-survey' supports rules-dsl >=99")
+    assert err.startswith(f"{mod / 'pack.yaml'}:{engine_line(mod)}:9: pack 'veteran-survey' supports rules-dsl >=99")
     assert err.endswith("1 problem found\n")
     code, out, err = run(capsys, "validate", "--json", str(mod))
     assert code == 1
     report = json.loads(out)
     assert report["ok"] is False
     (problem,) = report["problems"]
-    assert (problem["file"], problem["line"], problem["column"]) == (str(mod / "pack.yaml"), 9, 9)
+    assert (problem["file"], problem["line"], problem["column"]) == (str(mod / "pack.yaml"), engine_line(mod), 9)
 
 
 def test_validate_unknown_name(capsys: Capsys) -> None:
