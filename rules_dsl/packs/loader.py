@@ -17,7 +17,9 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.tokens import AliasToken, TagToken
 
 from rules_dsl.errors import PackError, PackProblem, suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
+from rules_dsl.packs.versions import engine_problem
 
 MANIFEST = "pack.yaml"
 # Bounds on what one pack file may hold (docs/modding.md#limits): a file is read whole,
@@ -26,20 +28,8 @@ MANIFEST = "pack.yaml"
 MAX_FILE_BYTES = 1_000_000
 MAX_YAML_VALUES = 100_000  # values in one file with every alias expanded
 MAX_CARD_ENTRIES = 2_000  # card entries in one pack
-MANIFEST_KEYS = {"id", "name", "version", "requires", "players", "files", "description"}
-PARTS = {
-    "vocabulary",
-    "parameters",
-    "variants",
-    "default-variants",
-    "setup",
-    "turn",
-    "procedures",
-    "game-end",
-    "scoring",
-    "cards",
-    "limits",
-}
+MANIFEST_KEYS = shape.MANIFEST.names()
+PARTS = shape.PARTS
 
 
 class Problems:
@@ -246,6 +236,14 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
     elif not isinstance(pack_id, str) or not pack_id:
         problems.add(Loc(mfile, 1, 1), "the manifest needs an id (a short name such as 'base')")
         pack_id = folder.name
+    if "engine" in manifest:
+        problem = engine_problem(manifest["engine"], pack_id)
+        if problem:
+            problems.add(
+                value_loc(manifest, "engine", mfile),
+                problem,
+                suggestion="install a release of the pack made for this engine, or a rules-dsl it supports",
+            )
     players = manifest.get("players")
     player_range: tuple[int, int] | None = None
     if players is not None:
@@ -346,7 +344,7 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
                 if len(pack.cards) >= MAX_CARD_ENTRIES:
                     problems.add(cloc, f"a pack may hold at most {MAX_CARD_ENTRIES} card entries")
                     return
-                fields = {str(k): Located(v, _field_loc(card, k, file)) for k, v in card.items()}
+                fields = {str(k): Located(v, field_loc(card, k, file)) for k, v in card.items()}
                 pack.cards.append(CardSource(cid, fields, Loc(file, cloc.line, cloc.column), pack.id))
             continue
         if key in pack.sections:
@@ -356,10 +354,10 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
                 f"the part {key!r} is given twice (first at {Path(first.file).name}:{first.line})",
             )
             continue
-        pack.sections[key] = Located(data[key], _field_loc(data, key, file))
+        pack.sections[key] = Located(data[key], field_loc(data, key, file))
 
 
-def _field_loc(node: CommentedMap, key: Any, file: str) -> Loc:
+def field_loc(node: CommentedMap, key: Any, file: str) -> Loc:
     v = value_loc(node, key, file)
     k = key_loc(node, key, file)
     # keep the key's position for messages about the field, the value's for its text
