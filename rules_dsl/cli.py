@@ -17,6 +17,14 @@ from rules_dsl.errors import PackError, RulesError
 from rules_dsl.rules import CardType, Rules
 
 PACK_HELP = "installed pack ids (`rules-dsl packs`) or pack folders, separated by commas (default: base)"
+# shell completion of --pack: installed pack ids and folders in bash, folders elsewhere
+PACK_COMPLETE = {"bash": "_rules_dsl_packs", "zsh": "_files -/", "tcsh": "d"}
+COMPLETION_PREAMBLE = {
+    "bash": "_rules_dsl_packs() {\n"
+    '  compgen -W "$(rules-dsl packs --ids 2>/dev/null)" -- "$1"\n'
+    '  compgen -d -- "$1"\n'
+    "}\n"
+}
 
 
 def _engine(pack: str) -> Engine:
@@ -116,7 +124,9 @@ def cmd_packs(args: argparse.Namespace) -> int:
     from rules_dsl.packs.installed import installed_packs
 
     packs = list(installed_packs().values())
-    if args.json:
+    if args.ids:
+        sys.stdout.write("".join(f"{p.id}\n" for p in packs if not p.problem))
+    elif args.json:
         terminal.print_json([attrs.asdict(p) for p in packs])
     else:
         rows = [
@@ -137,7 +147,7 @@ def cmd_packs(args: argparse.Namespace) -> int:
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    sys.stdout.write(shtab.complete(build_parser(), args.shell))
+    sys.stdout.write(shtab.complete(build_parser(), args.shell, preamble=COMPLETION_PREAMBLE))
     return 0
 
 
@@ -270,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("simulate", help="play a batch of games between random bots and print a summary")
-    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2, help="players per game (default: 2)")
     p.add_argument("--games", type=terminal.whole_number(1), default=100, help="number of games (default: 100)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default: 1)")
@@ -291,7 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("cards", help="list a pack's cards, or show cards' text and compiled effects")
     p.add_argument("card", nargs="*", help="card ids to show (default: list all)")
-    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.set_defaults(func=cmd_cards)
 
@@ -314,14 +324,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_scenario)
 
     p = sub.add_parser("playthrough", help="print a readable transcript of one random-bot game")
-    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.set_defaults(func=cmd_playthrough)
 
     p = sub.add_parser("play", help="play a game at the terminal against random bots")
-    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
@@ -341,6 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("packs", help="list every installed pack: id, version, requirements, where it came from")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--ids", action="store_true", help="print only the ids of the usable packs, one a line")
     p.set_defaults(func=cmd_packs)
 
     p = sub.add_parser(

@@ -345,7 +345,7 @@ def test_completion_script(capsys: Capsys, shell: str) -> None:
         assert word in out
 
 
-def test_completion_script_loads_in_bash(tmp_path: Path) -> None:
+def test_bash_completion_offers_commands_installed_packs_and_folders(tmp_path: Path) -> None:
     import subprocess
 
     bash = shutil.which("bash")
@@ -356,6 +356,28 @@ def test_completion_script_loads_in_bash(tmp_path: Path) -> None:
         [sys.executable, "-m", "rules_dsl", "completion", "bash"], capture_output=True, text=True, check=True
     )
     script.write_text(done.stdout, encoding="utf-8")
-    check = subprocess.run([bash, "-c", f"source {script} && complete -p rules-dsl"], capture_output=True, text=True)
-    assert check.returncode == 0, check.stderr
-    assert "rules-dsl" in check.stdout
+    (tmp_path / "my-mod").mkdir()
+    # the completion calls `rules-dsl packs --ids`: put this environment's rules-dsl first on PATH
+    bin_dir = Path(sys.executable).parent
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(f"'{w}'" for w in words)
+        code = (
+            f"source {script} && complete -p rules-dsl >/dev/null && COMP_WORDS=({line}) "
+            f"&& COMP_CWORD={len(words) - 1} && _shtab_rules_dsl && printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        )
+        out = subprocess.run([bash, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split()
+
+    assert complete("rules-dsl", "val") == ["validate"]
+    assert "--processes" in complete("rules-dsl", "simulate", "--pro")
+    assert complete("rules-dsl", "simulate", "--pack", "") == ["base", "microcosm", "my-mod"]
+    assert complete("rules-dsl", "cards", "--pack", "mi") == ["microcosm"]
+
+
+def test_packs_ids(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "packs", "--ids")
+    assert code == 0
+    assert out.splitlines() == sorted(installed_packs())
