@@ -147,7 +147,7 @@ def cmd_packs(args: argparse.Namespace) -> int:
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    sys.stdout.write(shtab.complete(build_parser(), args.shell, preamble=COMPLETION_PREAMBLE))
+    sys.stdout.write(shtab.complete(build_parser(), args.shell, preamble=COMPLETION_PREAMBLE.get(args.shell, "")))
     return 0
 
 

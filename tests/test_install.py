@@ -121,6 +121,20 @@ def test_entry_point_name_must_match_the_pack_id(tmp_path: Path, monkeypatch: py
     assert bad.problem == "the entry point is called 'survey-mod' but pack.yaml says id 'veteran-survey'"
 
 
+def test_no_pack_installed_says_how_to_fix_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules_dsl.packs import installed
+
+    monkeypatch.setattr(installed.metadata, "entry_points", lambda group: [])
+    installed.installed_packs.cache_clear()
+    try:
+        with pytest.raises(
+            RulesError, match=r"no pack is installed.*reinstall rules-dsl \(in a checkout: pip install -e \.\)"
+        ):
+            pack_paths("base")
+    finally:
+        installed.installed_packs.cache_clear()
+
+
 def test_a_pack_id_installed_twice_is_reported(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     from rules_dsl.packs import installed
 
