@@ -24,6 +24,9 @@ def test_copies_are_worked_out_for_players_and_variants(engine: Engine) -> None:
     assert facts(engine, "warfare")["copies"] == Fact("copies", 16, "WARFARE_CARDS")
     assert facts(engine, "warfare", 2, ["two-player-reductions"])["copies"] == Fact("copies", 14, "WARFARE_CARDS")
     assert facts(engine, "warfare", 3, ["two-player-reductions"])["copies"] == Fact("copies", 16, "WARFARE_CARDS")
+    # the longer 3-player game (docs/modding.md quotes this one): 18 Survey cards, 20 otherwise
+    assert facts(engine, "survey", 3, ["extended"])["copies"] == Fact("copies", 18, "SURVEY_CARDS")
+    assert facts(engine, "survey", 2, ["extended"])["copies"] == Fact("copies", 20, "SURVEY_CARDS")
     # the Learning Game has no technologies
     assert facts(engine, "improved-survey-st")["copies"] == Fact("copies", 1, "TECHS")
     assert facts(engine, "improved-survey-st", 2, ["learning"])["copies"] == Fact("copies", 0, "TECHS")
