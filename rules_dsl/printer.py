@@ -103,7 +103,7 @@ def opens(node: Any) -> frozenset[str]:
         return opens(node.cond)
     if isinstance(node, ast.AllOf):
         return opens(node.conds[-1])
-    if isinstance(node, ast.CountCards | ast.Total):
+    if isinstance(node, ast.CountCards | ast.Total | ast.CardsUnderAll):
         return opens(node.query)
     if isinstance(node, ast.CountSymbols | ast.CountTokens | ast.CountTokensOf):
         return opens(node.cards)
@@ -367,6 +367,11 @@ def _all_cards(n: ast.AllCards, follow: frozenset[str]) -> str:
 @prints(ast.CardsUnder)
 def _cards_under(n: ast.CardsUnder, follow: frozenset[str]) -> str:
     return f"the cards under {show(n.card)}"
+
+
+@prints(ast.CardsUnderAll)
+def _cards_under_all(n: ast.CardsUnderAll, follow: frozenset[str]) -> str:
+    return f"the cards under {show(n.query, follow)}"
 
 
 @prints(ast.Query)

@@ -200,6 +200,7 @@ starts_and_texts = st.sampled_from(["start", "condition", "expression"]).flatmap
 @example(("condition", "the number of cards in your hand where its x is (the number of cards in your deck) is 1"))
 @example(("condition", "X is (the number of gold in your hand where its x is 1) and X is 1"))
 @example(("expression", "(the number of cards in your hand where its x is 1) plus 2"))
+@example(("expression", "(the total x of the cards under cards in your hand where its y is 1) plus 1"))
 @example(("expression", "the smaller of (the total x of cards in your hand where its x is 1) and 2"))
 @example(("expression", "1 minus (the number of cards in your hand whose x is gold) minus (1 plus X)"))
 @example(("start", "either (gain 1 gold; draw 1 card) OR (you may draw 1 card); (draw 1 card; (nothing))"))
