@@ -1,9 +1,9 @@
 """Syntax tree -> card text in its canonical form.
 
-The canonical form is what `rules-dsl cards ID` shows next to the source: one line per
-section, statements separated by `; `, bodies bare when they are one simple statement and
-parenthesised otherwise, and the keyword spellings the grammar's transformer keeps apart
-(`their` prints as `your`, `either` and `in turn order` are dropped). Parsing the printed
+The canonical form is what `rules-dsl cards ID` shows next to the source: each section and
+each of its statements on a line of its own, bodies bare when they are one simple statement
+and parenthesised otherwise, and one spelling where the syntax tree keeps no difference
+(`their` prints as `your`; `either` and `in turn order` are dropped). Parsing the printed
 text gives the same tree, positions aside (tests/test_printer.py checks every pack's texts
 and generated ones).
 
