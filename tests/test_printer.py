@@ -234,3 +234,11 @@ def test_parenthesised_block_is_a_statement() -> None:
     assert assert_round_trip("draw 1 card; (gain 1 fighter; (nothing)); nothing", "start") == (
         "draw 1 card;\n(gain 1 fighter; (nothing));\nnothing"
     )
+
+
+def test_comments_stay_out_of_option_labels() -> None:
+    """The source text a block keeps (the yes-option of `you may`, an alternative's label)."""
+    (stmt,) = parse("you may (draw 1 card; # the first\n  gain 1 fighter)  # the second", "start").stmts
+    assert stmt.body.text == "draw 1 card; gain 1 fighter"
+    (stmt,) = parse("draw 1 card # one\n OR (gain 1 fighter # two\n)", "start").stmts
+    assert [o.text for o in stmt.options] == ["draw 1 card", "gain 1 fighter"]
