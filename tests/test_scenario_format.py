@@ -245,3 +245,11 @@ def test_every_example_in_the_docs_is_a_file_the_suite_runs() -> None:
     assert {f"tests/scenarios/format/{p.name}" for p in FORMAT.glob("*.yaml")} <= shown
     for name, body in blocks:
         assert (ROOT / name).read_text(encoding="utf-8") == body, f"docs/scenarios.md shows {name} differently"
+
+
+def test_every_builtin_pack_has_a_box_for_unused_cards() -> None:
+    from rules_dsl.engine import Engine, builtin_packs
+
+    for pack in builtin_packs():
+        zones = Engine.for_pack(pack).rules.zones
+        assert "box" in zones and not zones["box"].per_player, f"pack {pack!r} has no shared 'box' zone"
