@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.reader import ReaderError
 
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.effects.base import CURRENT
@@ -138,6 +139,11 @@ def run_scenario_file(path: str | Path) -> Report:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
         report.checks.append(Check("read the file", False, f"not valid YAML at {where}: {exc.problem}"))
+        return report
+    except ReaderError as exc:  # a control character: YAML allows none
+        line = text[: exc.position].count("\n") + 1
+        problem = str(exc).splitlines()[0]
+        report.checks.append(Check("read the file", False, f"not valid YAML on line {line}: {problem}"))
         return report
     return run_scenario(data, path.parent, report)
 

@@ -235,6 +235,13 @@ def test_a_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
     assert str(path) in bad and "not UTF-8" in bad and "line 1" in bad
 
 
+def test_a_control_character_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "bell.yaml"
+    path.write_text("name: t\npack: base\nseed: 1\a\n", encoding="utf-8")
+    (bad,) = failures(run_scenario_file(path))
+    assert "not valid YAML on line 3" in bad and "#x0007" in bad
+
+
 # ---- the docs show the examples the suite runs -----------------------------------------------
 
 
