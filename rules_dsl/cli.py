@@ -6,7 +6,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import attrs
 import shtab
@@ -14,7 +13,6 @@ import shtab
 from rules_dsl import terminal
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import PackError, RulesError
-from rules_dsl.rules import CardType, Rules
 
 PACK_HELP = "installed pack ids (`rules-dsl packs`) or pack folders, separated by commas (default: base)"
 # shell completion of --pack: installed pack ids and folders in bash, folders elsewhere
@@ -55,28 +53,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_cards(args: argparse.Namespace) -> int:
     from rules_dsl.card_view import show_cards
 
-    return show_cards(_engine(args.pack).rules, args.card, args.players, args.variant, args.json)
-
-
-def card_json(rules: Rules, ct: CardType, compiled: bool = False) -> dict[str, Any]:
-    """A card's facts as JSON (`cards --json`); with `compiled`, each section's effect tree."""
-    from rules_dsl.explain import effect_tree
-
-    out: dict[str, Any] = {
-        "id": ct.id,
-        "name": ct.name,
-        "kind": ct.kind,
-        "zone": ct.zone,
-        "count": ct.count,
-        "symbols": dict(ct.symbols),
-        "slots": dict(ct.slots),
-        "properties": {k: (v if isinstance(v, int | str) else "(an expression)") for k, v in ct.props.items()},
-        "text": ct.text,
-        "sections": list(ct.sections),
-    }
-    if compiled:
-        out["compiled"] = {s: [line.strip() for line in effect_tree(rules.effects[e])] for s, e in ct.sections.items()}
-    return out
+    rules = _engine(args.pack).rules
+    if args.players is not None:
+        terminal.check_players(rules.name, rules.min_players, rules.max_players, args.players)
+    return show_cards(rules, args.card, args.players, args.variant, args.json)
 
 
 def cmd_packs(args: argparse.Namespace) -> int:
@@ -265,7 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("card", nargs="*", help="card ids to show (default: list all)")
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
-    p.add_argument("--players", type=int, help="work the facts out for this many players (default: 2)")
+    p.add_argument(
+        "--players", type=terminal.whole_number(1), help="work the facts out for this many players (default: 2)"
+    )
     p.add_argument(
         "--variant", action="append", metavar="NAME", help="a pack variant; repeat for several (default: the pack's)"
     )

@@ -295,6 +295,7 @@ def test_bad_numbers_are_usage_errors(capsys: Capsys, argv: list[str], message: 
         ),
         (["playthrough", "--players", "1"], "--players 1: Eminent Domain is for 2 to 4 players"),
         (["play", "--players", "9"], "--players 9: Eminent Domain is for 2 to 4 players"),
+        (["cards", "--players", "5"], "--players 5: Eminent Domain is for 2 to 4 players"),
         (["play", "--human", "3"], "--human 3: a 2-player game has seats 1 to 2"),
         (["play", "--players", "3", "--human", "1", "--human", "4"], "--human 4: a 3-player game has seats 1 to 3"),
     ],
