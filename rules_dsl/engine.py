@@ -75,6 +75,10 @@ class Engine:
         its seed and decisions and compared: StateFormatError names the first problem."""
         return saved.load(self.rules, text, replay)
 
+    def score_now(self, st: GameState) -> tuple[list[int], list[int], dict[str, list[int]]]:
+        """Each player's score, tie-break and breakdown by the pack's scoring, at any point."""
+        return interpreter.score_now(self.rules, st)
+
     def check(self, st: GameState, settled: bool = True) -> list[str]:
         """Consistency problems; `settled=False` for a state not yet run to its first decision."""
         return interpreter.check_state(self.rules, st, settled)

@@ -68,6 +68,8 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
     seats = range(n)
     if st.active not in seats:
         problems.append(f"the active player is {st.active}, not a seat of {n} players")
+    if st.first not in seats:
+        problems.append(f"the start player is {st.first}, not a seat of {n} players")
     if any(p not in seats for p in st.final_turns + st.winners):
         problems.append("final turns or winners name a seat that is not in the game")
     phases = {"setup", "over", *(name for name, _ in rules.phases)}

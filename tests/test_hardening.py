@@ -355,6 +355,7 @@ TAMPERINGS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ),
     ("pending player 9", lambda d: d["pending"].__setitem__("player", 9), "player 9's, not a seat"),
     ("active -1", lambda d: d.__setitem__("active", -1), "the active player is -1"),
+    ("start player 2", lambda d: d.__setitem__("first", 2), "the start player is 2"),
     ("phase bogus", lambda d: d.__setitem__("phase", "bogus"), "phase 'bogus' is not a phase"),
     ("over mid-game", lambda d: d.__setitem__("over", True), "the game is over but a decision"),
     ("an undeclared zone", lambda d: d["zones"].__setitem__("bogus", []), "zone 'bogus' is not a zone"),

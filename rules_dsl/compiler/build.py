@@ -673,6 +673,11 @@ class _Builder:
                     count=count,
                     zone=zone_name,
                     public_props=voc.backs.get(str(kind.value), ()),
+                    source={
+                        k: str(f[k].value)
+                        for k in ("text", *(p for p, t in voc.properties.items() if t == "expression"))
+                        if k in f and isinstance(f[k].value, str)
+                    },
                 )
             )
         return out
