@@ -24,6 +24,10 @@ class CardType:
     count: int | str  # copies, or a parameter name
     zone: str  # where the copies start
     public_props: tuple[str, ...]  # what shows on the back of a face-down card
+    # abilities (effects/abilities.py): quantity -> its continuous modifiers, triggered, activated
+    mods: dict[str, tuple[Any, ...]] = attrs.Factory(dict)
+    triggers: tuple[Any, ...] = ()
+    activated: tuple[Any, ...] = ()
 
 
 @attrs.frozen
@@ -87,3 +91,5 @@ class Rules:
     overrides: tuple[str, ...] = ()  # what later packs replaced, for the loader's report
     wild: dict[int, Cond] = attrs.Factory(dict)  # card type -> when it counts as every symbol
     step_limit: int = 20000
+    # quantity -> the (zone, facing) spots where some card's continuous ability changes it
+    quantity_spots: dict[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)

@@ -157,6 +157,7 @@ class _Builder:
         effects: list[Effect | None] = []
         sc = StatementCompiler(voc, effects, set(params) | BUILTIN_PARAMS | lets, binds, self.procedures())
         self._sc = sc
+        self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
         card_types = self.compile_cards(cards, voc, sc)
         wild = self.compile_wild(voc, sc, {c.id: i for i, c in enumerate(card_types)})
         setup = self.compile_script("setup", sc, phase_name="setup")
@@ -209,6 +210,7 @@ class _Builder:
             draw_to=voc.draw[1],
             overrides=tuple(self.overridden),
             wild=wild,
+            quantity_spots={q: tuple(sp) for q, sp in self._quantity_spots.items()},
         )
 
     def player_range(self) -> tuple[int, int]:
@@ -551,9 +553,19 @@ class _Builder:
                     continue
                 props[pname] = self.property_value(given, pname, ptype, voc, card.id)
             sections: dict[str, int] = {}
+            mods: dict[str, list[Any]] = {}
+            triggers: list[Any] = []
+            activated: list[Any] = []
             tree = self._card_trees.get(card.id)
             if tree is not None:
-                for section in tree:
+                for item in tree:
+                    if not isinstance(item, ast.Section):
+                        try:
+                            self.compile_ability(item, voc, sc, mods, triggers, activated)
+                        except CompileError as exc:
+                            self.report(exc, f["text"].loc, card.id)
+                        continue
+                    section = item
                     if section.label not in voc.sections:
                         self.problems.add(
                             text_pos(f["text"].loc, section.pos.line, section.pos.column),
@@ -593,9 +605,50 @@ class _Builder:
                     count=count,
                     zone=zone_name,
                     public_props=voc.backs.get(str(kind.value), ()),
+                    mods={q: tuple(ms) for q, ms in mods.items()},
+                    triggers=tuple(triggers),
+                    activated=tuple(activated),
                 )
             )
         return out
+
+    def compile_ability(
+        self,
+        node: Any,
+        voc: Vocabulary,
+        sc: StatementCompiler,
+        mods: dict[str, list[Any]],
+        triggers: list[Any],
+        activated: list[Any],
+    ) -> None:
+        """A card's continuous, triggered or activated ability."""
+        if isinstance(node, ast.Continuous):
+            zone, facing = node.spot.zone, node.spot.facing
+            if zone not in voc.zones or not voc.zones[zone].per_player:
+                raise CompileError(
+                    f"unknown zone {zone!r}: a continuous ability works in one of its owner's zones",
+                    node.spot.pos,
+                    sorted(z for z, t in voc.zones.items() if t.per_player),
+                    suggest(zone, voc.zones),
+                )
+            up = {"face-up": "up", "face-down": "down"}.get(facing, "")
+            for m in node.mods:
+                mod = sc.modifier(m, zone, up)
+                mods.setdefault(m.quantity, []).append(mod)
+                spots = self._quantity_spots.setdefault(m.quantity, [])
+                if (zone, up) not in spots:
+                    spots.append((zone, up))
+            return
+        if not voc.ability_zone[0]:
+            raise CompileError(
+                "the packs do not say where triggered and activated abilities work: "
+                "declare vocabulary: abilities: {zone: ZONE, facing: up}",
+                node.pos,
+            )
+        if isinstance(node, ast.Triggered):
+            triggers.append(sc.trigger(node))
+        else:
+            activated.append(sc.activated(node))
 
     def word_list(self, located: Located | None, known: list[str], what: str, card: str) -> list[str]:
         if located is None:
