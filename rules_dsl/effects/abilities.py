@@ -198,7 +198,7 @@ class UseAbilities(Effect):
         ids, chosen = card_options(st, [c for c, _ in usable])
         values: list[Any] = [[c, ab.eid] for c, ab in usable if c in chosen]
         st.pending = Decision(
-            fr.player, f"use an ability ({self.window})?", [*ids, "done"], [*values, None], source_of(st, fr)
+            fr.player, f"use an ability ({self.window})?", [*ids, "pass"], [*values, None], source_of(st, fr)
         )
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
