@@ -483,7 +483,7 @@ class Section:
 
 @attrs.frozen
 class Spot:
-    """Where a card's continuous ability works: `face-up in your empire`."""
+    """Where a card's continuous ability works: `face-up in your tableau`."""
 
     facing: str  # "" | "face-up" | "face-down"
     zone: str
@@ -504,7 +504,7 @@ class Modify:
 
 @attrs.frozen
 class Continuous:
-    """`WHILE face-up in your empire: add 1 to your hand-limit`."""
+    """`WHILE face-up in your tableau: add 1 to your hand-limit`."""
 
     spot: Spot
     mods: tuple[Modify, ...]
@@ -513,7 +513,7 @@ class Continuous:
 
 @attrs.frozen
 class Triggered:
-    """`WHENEVER an opponent dissents: ...`: subject "you" | "opponent" | "player"."""
+    """`WHENEVER an opponent passes: ...`: subject "you" | "opponent" | "player"."""
 
     subject: str
     moment: str
@@ -543,7 +543,7 @@ class Lasting:
 
 @attrs.frozen
 class Announce:
-    """`announce dissent [for it]`: the rules say a moment happens, triggers answer."""
+    """`announce harvest [for it]`: the rules say a moment happens, triggers answer."""
 
     moment: str
     card: CardRef | None

@@ -384,7 +384,7 @@ class StatementCompiler:
 
     # ---- abilities -------------------------------------------------------------
     def moment(self, name: str, pos: ast.Pos) -> str:
-        """A declared moment; "dissents" and "finishes-..." name "dissent" and "finish-..."."""
+        """A declared moment; "passes" and "finishes-..." name "pass" and "finish-..."."""
         moments = self.voc.moments
         if name in moments:
             return name

@@ -1,6 +1,6 @@
 """Abilities written on cards: continuous, triggered, activated, and lasting ones.
 
-The rules text names *moments* (`announce dissent`), *windows* (`use action abilities`)
+The rules text names *moments* (`announce harvest`), *windows* (`use action abilities`)
 and *quantities* (`your hand-limit`); cards answer them with their abilities. Which card
 types listen to which moment, window or quantity is worked out once when the rules are
 compiled (`Listeners`), so a moment nobody hears costs one set lookup.
