@@ -218,7 +218,9 @@ class UseAbilities(Effect):
 @attrs.frozen(eq=False)
 class StartLasting(Effect):
     """`for the rest of this turn: ...`: the abilities are kept in the state, with the
-    names visible now, until the end of the turn."""
+    names the card's own text has bound, until the end of the turn. (Names the rules
+    bound around it are left out: a lasting trigger must see the live `the kind` or
+    `the target` of the moment it answers, not a stale one.)"""
 
     eid: int
     text: str
@@ -228,7 +230,7 @@ class StartLasting(Effect):
     def execute(self, st: GameState, fr: Frame) -> bool:
         names: dict[str, Any] = {}
         for f in st.frames:
-            if f.vars:
+            if f.vars and f.src == fr.src:
                 names.update(f.vars)
         for ab in self.abilities:
             st.lasting.append(Lasting(ab.eid, fr.player, fr.src, dict(names)))
