@@ -75,6 +75,15 @@ def cmd_cards(args: argparse.Namespace) -> int:
             print(f"  compiled {section}:")
             for line in effect_tree(rules.effects[eid], 2):
                 print(line)
+        for quantity, mods in ct.mods.items():
+            print(f"  compiled continuous ({quantity}):")
+            for mod in mods:
+                for line in effect_tree(mod, 2):
+                    print(line)
+        for ability in (*ct.triggers, *ct.activated):
+            print(f"  compiled {ability.text}:")
+            for line in effect_tree(ability, 2):
+                print(line)
     return status
 
 
