@@ -158,6 +158,7 @@ class _Builder:
         sc = StatementCompiler(voc, effects, set(params) | BUILTIN_PARAMS | lets, binds, self.procedures())
         self._sc = sc
         self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
+        self.compile_valued(voc, sc)
         card_types = self.compile_cards(cards, voc, sc)
         wild = self.compile_wild(voc, sc, {c.id: i for i, c in enumerate(card_types)})
         setup = self.compile_script("setup", sc, phase_name="setup")
@@ -611,6 +612,23 @@ class _Builder:
                 )
             )
         return out
+
+    def compile_valued(self, voc: Vocabulary, sc: StatementCompiler) -> None:
+        """The expressions that the values of a valued property stand for."""
+        for prop, values in voc.valued.items():
+            compiled: dict[str, NumExpr] = {}
+            for value, (text, loc) in values.items():
+                if isinstance(text, int) and not isinstance(text, bool):
+                    compiled[value] = Num(text)
+                    continue
+                tree = self.parse_text(Located(text, loc), "expression")
+                if tree is None:
+                    continue
+                try:
+                    compiled[value] = sc.num(tree)
+                except CompileError as exc:
+                    self.report(exc, loc)
+            sc.valued[prop] = compiled
 
     def compile_ability(
         self,

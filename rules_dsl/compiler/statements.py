@@ -67,6 +67,7 @@ class StatementCompiler:
         self.procs: dict[str, int] = {}
         self.proc_errors: list[tuple[CompileError, Loc]] = []
         self.listeners = abilities.Listeners(zone=voc.ability_zone[0], facing=voc.ability_zone[1])
+        self.valued: dict[str, dict[str, v.NumExpr]] = {}  # filled by the builder
 
     def add(self, cls: type[E], **kw: Any) -> E:
         eff = cls(eid=len(self.effects), **kw)  # type: ignore[call-arg]
@@ -666,6 +667,8 @@ class StatementCompiler:
         if isinstance(node, ast.Extreme):
             return v.Extreme(node.larger, self.num(node.left), self.num(node.right))
         if isinstance(node, ast.Total):
+            if node.prop in self.voc.valued:
+                return v.ValuedTotal(node.prop, self.query(node.query), self.valued.get(node.prop, {}))
             if self.voc.properties.get(node.prop) not in ("number", "expression"):
                 numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
                 raise unknown("number property", node.prop, node.pos, numeric)

@@ -55,6 +55,8 @@ class Vocabulary:
     quantities: dict[str, tuple[int | str, str]] = attrs.Factory(dict)  # name -> (start, meaning)
     ability_zone: tuple[str, str] = ("", "")  # (per-player zone, facing "" | up | down)
     ability_loc: Loc | None = None
+    # properties whose values each stand for an expression: name -> value -> (text, where)
+    valued: dict[str, dict[str, tuple[Any, Loc]]] = attrs.Factory(dict)
 
     def kind_of(self, noun: str) -> str | None:
         if noun in self.kinds:
@@ -234,13 +236,18 @@ def _read_properties(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) 
         vloc = value_loc(value, k, loc.file)
         if isinstance(v, list):
             voc.properties[str(k)] = [str(x) for x in v]
+        elif hasattr(v, "items"):
+            # a list of values, each worth an expression: `the total PROPERTY of ...` adds
+            # up each card's value, worked out for that card; `whose PROPERTY is VALUE` tests it
+            voc.properties[str(k)] = [str(x) for x in v]
+            voc.valued[str(k)] = {str(x): (v[x], value_loc(v, x, loc.file)) for x in v}
         elif v in PROPERTY_TYPES:
             voc.properties[str(k)] = str(v)
         else:
             problems.add(
                 vloc,
                 f"unknown type {v!r} for property {k!r}",
-                expected=sorted(PROPERTY_TYPES) + ["a list of values"],
+                expected=sorted(PROPERTY_TYPES) + ["a list of values", "a mapping of values to expressions"],
                 suggestion=suggest(str(v), PROPERTY_TYPES),
             )
 
