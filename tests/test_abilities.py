@@ -135,3 +135,51 @@ def test_lasting_effects_end_with_the_turn() -> None:
         assert st.lasting == [] and st.used == []
         return
     pytest.fail("no game started a lasting effect")
+
+
+# ---- one text, many copies; valued properties -------------------------------------------
+
+
+def test_copies_are_cards_of_their_own_with_the_entrys_text() -> None:
+    rules = compile_packs([str(ROOT / "cards")])
+    survey = [rules.cards[rules.card_index[i]] for i in ("improved-survey-st", "improved-survey-sp")]
+    assert [c.symbols for c in survey] == [{"survey": 1, "trade": 1}, {"survey": 1, "produce": 1}]
+    assert [c.props["type"] for c in survey] == ["advanced", "fertile"]
+    assert survey[0].text == survey[1].text == "ACTION: draw 3 cards"
+
+
+def test_a_copy_without_id_and_an_entry_with_one_are_errors(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("techs.yaml", "      - {id: improved-survey-sr, ", "      - {"))
+    p = only_problem(folder)
+    assert p.message == "this copy has no id"
+    assert (p.file, p.line) == (str(folder / "techs.yaml"), line_col(folder, "techs.yaml", p.source_line, "{")[0])
+    folder = pack_copy(("techs.yaml", "    name: Improved Trade\n", "    id: improved-trade\n    name: Improved Trade\n"))
+    with pytest.raises(PackError) as info:
+        compile_packs([str(folder)])
+    messages = [p.message for p in info.value.problems]
+    assert "a card with copies: gives each copy its id, not the entry" in messages
+
+
+def test_a_valued_propertys_expression_is_checked_where_it_is_written(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "microcosm"
+    shutil.copytree(ROOT / "expansions" / "microcosm", folder)
+    path = folder / "vocabulary.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = "      colony: the number of cards in your colonys"
+    path.write_text(text.replace("      colony: the number of cards in your colonies", line), encoding="utf-8")
+    p = only_problem(folder)
+    assert (p.line, p.column) == line_col(folder, "vocabulary.yaml", line, "colonys")
+    assert p.suggestion == "did you mean 'colonies'?"
+
+
+def test_valued_score_and_breakdown_agree() -> None:
+    engine = Engine.load([str(ROOT / "expansions" / "microcosm")])
+    for seed in range(1, 8):
+        st = engine.new_game(2, seed)
+        bot = RandomBot(seed)
+        while st.pending is not None:
+            engine.apply(st, bot.choose(st.pending))
+        for p in range(2):
+            assert st.scores[p] == sum(parts[p] for parts in st.breakdown.values())
