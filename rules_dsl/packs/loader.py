@@ -16,22 +16,12 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
 from rules_dsl.errors import PackError, PackProblem, suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 
 MANIFEST = "pack.yaml"
-MANIFEST_KEYS = {"id", "name", "version", "requires", "players", "files", "description"}
-PARTS = {
-    "vocabulary",
-    "parameters",
-    "variants",
-    "default-variants",
-    "setup",
-    "turn",
-    "procedures",
-    "game-end",
-    "scoring",
-    "cards",
-}
+MANIFEST_KEYS = shape.MANIFEST.names()
+PARTS = shape.PARTS
 
 
 class Problems:
@@ -258,7 +248,7 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
                 if not isinstance(cid, str) or not cid:
                     problems.add(cloc, "this card has no id", suggestion="add 'id: some-card'")
                     continue
-                fields = {str(k): Located(v, _field_loc(card, k, file)) for k, v in card.items()}
+                fields = {str(k): Located(v, field_loc(card, k, file)) for k, v in card.items()}
                 pack.cards.append(CardSource(cid, fields, Loc(file, cloc.line, cloc.column), pack.id))
             continue
         if key in pack.sections:
@@ -268,17 +258,17 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
                 f"the part {key!r} is given twice (first at {Path(first.file).name}:{first.line})",
             )
             continue
-        pack.sections[key] = Located(data[key], _field_loc(data, key, file))
+        pack.sections[key] = Located(data[key], field_loc(data, key, file))
 
 
 def _read_copies(card: CommentedMap, file: str, pack: PackSource, problems: Problems) -> None:
     """One text, several printings: each item of `copies:` is a card of its own, with the
     entry's fields and the item's own facts (id, symbols, type, ...) over them."""
     copies = card["copies"]
-    cloc = _field_loc(card, "copies", file)
+    cloc = field_loc(card, "copies", file)
     if "id" in card:
         problems.add(
-            _field_loc(card, "id", file),
+            field_loc(card, "id", file),
             "a card with copies: gives each copy its id, not the entry",
             suggestion="move 'id' into each item of copies:",
         )
@@ -286,7 +276,7 @@ def _read_copies(card: CommentedMap, file: str, pack: PackSource, problems: Prob
     if not isinstance(copies, CommentedSeq) or not copies:
         problems.add(cloc, "copies must be a list of {id: ..., and the facts of that copy}")
         return
-    shared = {str(k): Located(v, _field_loc(card, k, file)) for k, v in card.items() if k != "copies"}
+    shared = {str(k): Located(v, field_loc(card, k, file)) for k, v in card.items() if k != "copies"}
     for j, copy in enumerate(copies):
         jloc = value_loc(copies, j, file)
         if not isinstance(copy, CommentedMap):
@@ -297,11 +287,11 @@ def _read_copies(card: CommentedMap, file: str, pack: PackSource, problems: Prob
             problems.add(jloc, "this copy has no id", suggestion="add 'id: some-card'")
             continue
         fields = dict(shared)
-        fields.update({str(k): Located(v, _field_loc(copy, k, file)) for k, v in copy.items()})
+        fields.update({str(k): Located(v, field_loc(copy, k, file)) for k, v in copy.items()})
         pack.cards.append(CardSource(cid, fields, Loc(file, jloc.line, jloc.column), pack.id))
 
 
-def _field_loc(node: CommentedMap, key: Any, file: str) -> Loc:
+def field_loc(node: CommentedMap, key: Any, file: str) -> Loc:
     v = value_loc(node, key, file)
     k = key_loc(node, key, file)
     # keep the key's position for messages about the field, the value's for its text
