@@ -86,7 +86,11 @@ def test_continuous_ability_in_an_unknown_zone_is_a_pack_error(pack_copy: PackCo
 
 def test_third_person_names_the_declared_moment(pack_copy: PackCopy) -> None:
     folder = pack_copy(
-        ("techs.yaml", "      WHEN you attack: put a blockade token on the target", "      WHENEVER a player attacks: nothing"),
+        (
+            "techs.yaml",
+            "      WHEN you attack: put a blockade token on the target",
+            "      WHENEVER a player attacks: nothing",
+        ),
     )
     rules = compile_packs([str(folder)])
     (trigger,) = rules.cards[rules.card_index["scorched-earth-policy"]].triggers
@@ -153,7 +157,9 @@ def test_a_copy_without_id_and_an_entry_with_one_are_errors(pack_copy: PackCopy)
     p = only_problem(folder)
     assert p.message == "this copy has no id"
     assert (p.file, p.line) == (str(folder / "techs.yaml"), line_col(folder, "techs.yaml", p.source_line, "{")[0])
-    folder = pack_copy(("techs.yaml", "    name: Improved Trade\n", "    id: improved-trade\n    name: Improved Trade\n"))
+    folder = pack_copy(
+        ("techs.yaml", "    name: Improved Trade\n", "    id: improved-trade\n    name: Improved Trade\n")
+    )
     with pytest.raises(PackError) as info:
         compile_packs([str(folder)])
     messages = [p.message for p in info.value.problems]
