@@ -668,7 +668,7 @@ class StatementCompiler:
             return v.Extreme(node.larger, self.num(node.left), self.num(node.right))
         if isinstance(node, ast.Total):
             if node.prop in self.voc.valued:
-                return v.ValuedTotal(node.prop, self.query(node.query), self.valued.get(node.prop, {}))
+                return v.ValuedTotal(node.prop, self.cardset(node.query), self.valued.get(node.prop, {}))
             if self.voc.properties.get(node.prop) not in ("number", "expression"):
                 numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
                 raise unknown("number property", node.prop, node.pos, numeric)
