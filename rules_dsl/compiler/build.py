@@ -161,7 +161,7 @@ class _Builder:
         self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
         self.compile_valued(voc, sc)
         card_types = self.compile_cards(cards, voc, sc)
-        wild = self.compile_wild(voc, sc, {c.id: i for i, c in enumerate(card_types)})
+        wild = self.compile_wild(voc, sc, {c.id: i for i, c in enumerate(card_types)}, cards)
         setup = self.compile_script("setup", sc, phase_name="setup")
         phases = self.compile_turn(sc)
         triggers, extra = self.compile_end(sc)
@@ -756,10 +756,14 @@ class _Builder:
             self.problems.add(part.loc, f"extra-rounds must be a number or a parameter, not {er!r}")
         return triggers, extra
 
-    def compile_wild(self, voc: Vocabulary, sc: StatementCompiler, index: dict[str, int]) -> dict[int, Any]:
-        """Cards that count as one of every symbol while a condition holds for their owner."""
+    def compile_wild(
+        self, voc: Vocabulary, sc: StatementCompiler, index: dict[str, int], cards: list[CardSource]
+    ) -> dict[int, Any]:
+        """Cards that count as one of every symbol while a condition holds for their owner:
+        a card's own `wild:` field, or the vocabulary's `wild-cards:` list."""
         wild: dict[int, Any] = {}
-        for card_id, text, loc in voc.wild_cards:
+        given = [(c.id, c.fields["wild"].value, c.fields["wild"].loc) for c in cards if "wild" in c.fields]
+        for card_id, text, loc in [*voc.wild_cards, *given]:
             if card_id not in index:
                 self.problems.add(loc, f"wild-cards: unknown card {card_id!r}", suggestion=suggest(card_id, index))
                 continue

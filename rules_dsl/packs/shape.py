@@ -295,6 +295,7 @@ _CARD_FIELDS = {
     "symbols": _f(NAMES, "symbols printed on it"),
     "slots": _f(NAMES, "token kinds it has slots for"),
     "text": _f(Str(doc="card text: sections such as 'ACTION: draw 1 card', and abilities")),
+    "wild": _f(CONDITION, "while this holds for its owner, the card counts as one of every symbol"),
 }
 _CARD_EXTRA = ((PROPERTY_NAME, OneOf(options=(Int(), Str()))),)
 CARD = Record(
