@@ -99,8 +99,9 @@ def test_simulate_unknown_pack_is_a_clear_error(tmp_path: Path, capsys: Capsys) 
 
 def test_simulate_bad_player_count_is_a_clear_error(capsys: Capsys) -> None:
     code, out, err = run(capsys, "simulate", "--games", "1", "--quiet", "--players", "7")
-    assert code == 1
-    assert err == "error: Eminent Domain is for 2 to 4 players, not 7\n"
+    assert code == 2
+    assert out == ""
+    assert err == "rules-dsl: error: --players 7: Eminent Domain is for 2 to 4 players\n"
 
 
 # ---- cards --------------------------------------------------------------------------------------
@@ -110,7 +111,8 @@ def test_cards_lists_every_card(engine: Engine, capsys: Capsys) -> None:
     code, out, err = run(capsys, "cards")
     assert code == 0
     assert err == ""
-    lines = out.splitlines()
+    header, *lines = out.splitlines()
+    assert header.split() == ["id", "kind", "copies", "name"]
     assert len(lines) == len(engine.rules.cards)
     for line, ct in zip(lines, engine.rules.cards):
         assert line.split()[:2] == [ct.id, ct.kind]

@@ -78,8 +78,9 @@ def load_sources(paths: list[str], problems: Problems) -> list[PackSource]:
             elif r not in packs:
                 problems.add(
                     Loc(str(Path(p.folder) / "pack.yaml"), 1, 1),
-                    f"requires pack {r!r}, which was not given",
-                    suggestion=f"add its folder to the command line ({suggest(r, packs) or 'e.g. cards/'})",
+                    f"requires pack {r!r}, which is neither installed nor given",
+                    suggestion=suggest(r, packs)
+                    or "install it (`rules-dsl packs` lists what is installed) or add its folder",
                 )
             else:
                 visit(packs[r], chain + (p.id,))
