@@ -45,7 +45,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from rules_dsl.explain import effect_tree
+    from rules_dsl.explain import card_trees
 
     engine = _engine(args.pack)
     rules = engine.rules
@@ -84,25 +84,16 @@ def cmd_cards(args: argparse.Namespace) -> int:
             print("  " + ", ".join(f"{k}: {v}" for k, v in props.items()))
         if ct.text:
             print(f"  text: {ct.text}")
-        for section, eid in ct.sections.items():
-            print(f"  compiled {section}:")
-            for line in effect_tree(rules.effects[eid], 2):
-                print(line)
-        for quantity, mods in ct.mods.items():
-            print(f"  compiled continuous ({quantity}):")
-            for mod in mods:
-                for line in effect_tree(mod, 2):
-                    print(line)
-        for ability in (*ct.triggers, *ct.activated):
-            print(f"  compiled {ability.text}:")
-            for line in effect_tree(ability, 2):
+        for label, tree in card_trees(rules, ct).items():
+            print(f"  compiled {label}:")
+            for line in tree:
                 print(line)
     return status
 
 
 def card_json(rules: Rules, ct: CardType, compiled: bool = False) -> dict[str, Any]:
     """A card's facts as JSON (`cards --json`); with `compiled`, each section's effect tree."""
-    from rules_dsl.explain import effect_tree
+    from rules_dsl.explain import card_trees
 
     out: dict[str, Any] = {
         "id": ct.id,
@@ -117,7 +108,7 @@ def card_json(rules: Rules, ct: CardType, compiled: bool = False) -> dict[str, A
         "sections": list(ct.sections),
     }
     if compiled:
-        out["compiled"] = {s: [line.strip() for line in effect_tree(rules.effects[e])] for s, e in ct.sections.items()}
+        out["compiled"] = {label: [line.strip() for line in tree] for label, tree in card_trees(rules, ct).items()}
     return out
 
 

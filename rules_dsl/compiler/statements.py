@@ -425,7 +425,9 @@ class StatementCompiler:
             raise CompileError(f"a trigger's subject is you, an opponent or a player, not {node.subject!r}", node.pos)
         self.listeners.moments.add(moment)
         body = self.block(node.block)
-        text = f"when {node.subject} {node.moment}: {node.block.text}"
+        who = {"you": "you", "opponent": "an opponent", "player": "a player"}[node.subject]
+        this = " this card" if node.this_card else ""
+        text = f"WHEN {who} {node.moment}{this}: {node.block.text}"
         return self.add(
             abilities.TriggerAbility,
             text=text,
@@ -439,7 +441,7 @@ class StatementCompiler:
         window = self.window(node.window, node.window_pos)
         self.listeners.windows.add(window)
         body = self.block(node.block)
-        text = f"once per turn, during {window}: {node.block.text}"
+        text = f"ONCE PER TURN, during your {window}: {node.block.text}"
         return self.add(abilities.ActivatedAbility, text=text, window=window, body=body)
 
     def s_Announce(self, node: ast.Announce, optional: str) -> Effect:
