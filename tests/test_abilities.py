@@ -189,3 +189,14 @@ def test_valued_score_and_breakdown_agree() -> None:
             engine.apply(st, bot.choose(st.pending))
         for p in range(2):
             assert st.scores[p] == sum(parts[p] for parts in st.breakdown.values())
+
+
+def test_cards_shows_every_ability_compiled(capsys: pytest.CaptureFixture[str]) -> None:
+    from rules_dsl.cli import main
+
+    assert main(["cards", "--pack", ",".join(MOD), "scorched-earth-policy", "field-command"]) == 0
+    out = capsys.readouterr().out
+    assert "compiled WHILE ... warfare-discount:" in out
+    assert "compiled WHEN you attack: put a blockade token on the target:" in out
+    assert "compiled ONCE PER TURN, during your action: pay 1 fighter; draw 1 card:" in out
+    assert "TriggerAbility" in out and "ActivatedAbility" in out and "Modifier" in out
