@@ -45,50 +45,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    from rules_dsl.explain import card_trees
+    from rules_dsl.card_view import show_cards
 
-    engine = _engine(args.pack)
-    rules = engine.rules
-    if not args.card:
-        if args.json:
-            terminal.print_json([card_json(rules, ct) for ct in rules.cards])
-            return 0
-        rows = [(ct.id, ct.kind, f"x{ct.count}", ct.name) for ct in rules.cards]
-        terminal.table(("id", "kind", "copies", "name"), rows, styles=("cyan", "", "", "bold"))
-        return 0
-    if args.json:
-        found = [rules.cards[rules.card_index[c]] for c in args.card if c in rules.card_index]
-        terminal.print_json([card_json(rules, ct, compiled=True) for ct in found])
-    status = 0
-    for card_id in args.card:
-        index = rules.card_index.get(card_id)
-        if index is None:
-            from rules_dsl.errors import suggest
-
-            hint = suggest(card_id, rules.card_index)
-            print(f"no card {card_id!r} in {rules.name}" + (f" ({hint})" if hint else ""), file=sys.stderr)
-            status = 1
-            continue
-        if args.json:
-            continue
-        ct = rules.cards[index]
-        print(f"{ct.name} ({ct.id}), {ct.kind}, starts in {ct.zone}, copies: {ct.count}")
-        if ct.symbols:
-            print("  symbols: " + ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.symbols.items()))
-        if ct.slots:
-            print("  slots: " + ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.slots.items()))
-        props = {
-            k: (v if isinstance(v, int | str) else "(an expression)") for k, v in ct.props.items() if v not in (0, "")
-        }
-        if props:
-            print("  " + ", ".join(f"{k}: {v}" for k, v in props.items()))
-        if ct.text:
-            print(f"  text: {ct.text}")
-        for label, tree in card_trees(rules, ct).items():
-            print(f"  compiled {label}:")
-            for line in tree:
-                print(line)
-    return status
+    return show_cards(_engine(args.pack).rules, args.card, args.players, args.variant, args.json)
 
 
 def card_json(rules: Rules, ct: CardType, compiled: bool = False) -> dict[str, Any]:
@@ -289,10 +248,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("cards", help="list a pack's cards, or show cards' text and compiled effects")
+    p = sub.add_parser(
+        "cards",
+        help="list a pack's cards, or show cards' facts, source and canonical text and compiled effects",
+    )
     p.add_argument("card", nargs="*", help="card ids to show (default: list all)")
     p.add_argument("--pack", default="base", help=PACK_HELP)
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--players", type=int, help="work the facts out for this many players (default: 2)")
+    p.add_argument(
+        "--variant", action="append", metavar="NAME", help="a pack variant; repeat for several (default: the pack's)"
+    )
     p.set_defaults(func=cmd_cards)
 
     p = sub.add_parser("validate", help="check packs, by installed id or folder, and report every problem")

@@ -28,6 +28,8 @@ class CardType:
     mods: dict[str, tuple[Any, ...]] = attrs.Factory(dict)
     triggers: tuple[Any, ...] = ()
     activated: tuple[Any, ...] = ()
+    # the text and the expression properties as written (line breaks kept), for display
+    source: dict[str, str] = attrs.Factory(dict)
 
 
 @attrs.frozen
@@ -94,3 +96,5 @@ class Rules:
     step_limit: int = 20000
     # quantity -> the (zone, facing) spots where some card's continuous ability changes it
     quantity_spots: dict[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)
+    # valued properties: property -> value -> the expression it stands for, as written
+    valued: dict[str, dict[str, str]] = attrs.Factory(dict)

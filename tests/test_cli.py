@@ -112,7 +112,7 @@ def test_cards_lists_every_card(engine: Engine, capsys: Capsys) -> None:
     assert code == 0
     assert err == ""
     header, *lines = out.splitlines()
-    assert header.split() == ["id", "kind", "copies", "name"]
+    assert header == "Eminent Domain: 2 players, variants: none"
     assert len(lines) == len(engine.rules.cards)
     for line, ct in zip(lines, engine.rules.cards):
         assert line.split()[:2] == [ct.id, ct.kind]
@@ -124,9 +124,19 @@ def test_cards_shows_one_card_with_its_compiled_tree(capsys: Capsys) -> None:
     assert code == 0
     assert err == ""
     lines = out.splitlines()
-    assert lines[0] == "Warfare (warfare), role-card, starts in warfare-stack, copies: WARFARE_CARDS"
+    assert lines[:3] == [
+        "Eminent Domain: 2 players, variants: none",
+        "Warfare (warfare), role-card, starts in warfare-stack",
+        "  copies: 16 (WARFARE_CARDS)",
+    ]
     assert "  symbols: warfare" in lines
-    assert "  text: ACTION: gain 1 fighter OR attack 1 planet" in lines
+    source = lines.index("  source:")
+    assert lines[source : source + 4] == [
+        "  source:",
+        "    ACTION: gain 1 fighter OR attack 1 planet",
+        "  canonical:",
+        "    ACTION: gain 1 fighter OR attack 1 planet",
+    ]
     tree = lines[lines.index("  compiled ACTION:") + 1 :]
     assert tree, "no compiled tree"
     assert all(line.startswith("    ") for line in tree)

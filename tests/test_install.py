@@ -305,20 +305,21 @@ def test_cards_json(capsys: Capsys) -> None:
     rules = Engine.for_pack("base").rules
     code, out, _ = run(capsys, "cards", "--json")
     assert code == 0
-    cards = json.loads(out)
-    assert [c["id"] for c in cards] == [ct.id for ct in rules.cards]
-    code, out, _ = run(capsys, "cards", "--json", "warfare")
-    (warfare,) = json.loads(out)
+    listing = json.loads(out)
+    assert listing["setting"]["players"] == 2
+    assert [c["id"] for c in listing["cards"]] == [ct.id for ct in rules.cards]
+    code, out, _ = run(capsys, "cards", "--json", "--players", "4", "warfare")
+    (warfare,) = json.loads(out)["cards"]
     assert warfare["name"] == "Warfare"
     assert warfare["kind"] == "role-card"
-    assert warfare["count"] == "WARFARE_CARDS"
-    assert warfare["symbols"] == {"warfare": 1}
-    assert warfare["text"] == "ACTION: gain 1 fighter OR attack 1 planet"
-    assert warfare["sections"] == ["ACTION"]
+    facts = {f["name"]: f for f in warfare["facts"]}
+    assert facts["copies"]["written"] == "WARFARE_CARDS"
+    assert facts["copies"]["value"] == 16
+    assert warfare["source"] == "ACTION: gain 1 fighter OR attack 1 planet"
     assert any("counter='fighter'" in line for line in warfare["compiled"]["ACTION"])
     code, out, err = run(capsys, "cards", "--json", "warfre")
     assert code == 1
-    assert json.loads(out) == []
+    assert json.loads(out)["cards"] == []
     assert "did you mean 'warfare'?" in err
 
 

@@ -215,6 +215,7 @@ class _Builder:
             additions=tuple(self.composed.additions),
             wild=wild,
             quantity_spots={q: tuple(sp) for q, sp in self._quantity_spots.items()},
+            valued={p: {v: str(text) for v, (text, _) in vs.items()} for p, vs in voc.valued.items()},
         )
 
     def player_range(self) -> tuple[int, int]:
@@ -444,11 +445,20 @@ class _Builder:
             self.problems.add(text.loc, "expected rules text (a string)", card=card)
             return None
         try:
-            return parse(text.value, start)
+            tree = parse(text.value, start)
         except DslSyntaxError as exc:
             at = text_pos(text.loc, exc.line, exc.column)
             self.problems.add(at, exc.message, card=card, expected=exc.expected, width=exc.width)
             return None
+        if isinstance(tree, tuple) and not card:
+            # card text (sections, abilities) where rules text was expected
+            first = tree[0]
+            self.problems.add(
+                text_pos(text.loc, first.pos.line, first.pos.column),
+                "sections and abilities belong on cards: rules text here is a plain block of statements",
+            )
+            return None
+        return tree
 
     def procedures(self) -> dict[str, tuple[Any, Loc]]:
         return self._proc_trees
@@ -524,6 +534,14 @@ class _Builder:
             triggers: list[Any] = []
             activated: list[Any] = []
             tree = self._card_trees.get(card.id)
+            if isinstance(tree, ast.Block):
+                self.problems.add(
+                    f["text"].loc,
+                    "a card's text is sections and abilities, each with its label: e.g. 'ACTION: draw 1 card'",
+                    card=card.id,
+                    expected=[s + ":" for s in voc.sections] + ["WHEN", "WHILE", "ONCE PER TURN"],
+                )
+                tree = None
             if tree is not None:
                 for item in tree:
                     if not isinstance(item, ast.Section):
@@ -575,6 +593,11 @@ class _Builder:
                     mods={q: tuple(ms) for q, ms in mods.items()},
                     triggers=tuple(triggers),
                     activated=tuple(activated),
+                    source={
+                        k: str(f[k].value)
+                        for k in ("text", *(p for p, t in voc.properties.items() if t == "expression"))
+                        if k in f and isinstance(f[k].value, str)
+                    },
                 )
             )
         return out
