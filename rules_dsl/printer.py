@@ -62,9 +62,12 @@ def _item(node: Any) -> str:
     """One item of a card's text: a section (a statement to a line) or an ability."""
     if isinstance(node, ast.Section):
         return f"{node.label}: " + _lines(node.block, "  ")
-    if isinstance(node, ast.Triggered | ast.Activated):
-        head = show(node).split(": ", 1)[0] if isinstance(node, ast.Activated) else _when(node)
-        return f"{head}: " + _lines(node.block, "  ")
+    if isinstance(node, ast.Triggered):
+        return f"{_when(node)}: " + _lines(node.block, "  ")
+    if isinstance(node, ast.Activated):
+        return f"ONCE PER TURN, during your {node.window}: " + _lines(node.block, "  ")
+    if isinstance(node, ast.Continuous):
+        return f"WHILE {show(node.spot)}: " + ";\n  ".join(show(m) for m in node.mods)
     return show(node)
 
 
