@@ -247,14 +247,16 @@ class Quantity(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         player = (fr.player + 1) % st.players if self.opponent else fr.player
-        total = self.start.num(st, fr, cand)
+        start = self.start
+        total = start.value if start.__class__ is Num else start.num(st, fr, cand)
         rules = CURRENT.rules
         spots = rules.quantity_spots.get(self.name)
         if spots:
             types = rules.cards
             states = st.cards
+            seat = f".{player}"
             for zone, _facing in spots:
-                for c in st.zones[f"{zone}.{player}"]:
+                for c in st.zones[zone + seat]:
                     cs = states[c]
                     mods = types[cs.type].mods.get(self.name)
                     if not mods:
