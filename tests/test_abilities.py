@@ -200,3 +200,28 @@ def test_cards_shows_every_ability_compiled(capsys: pytest.CaptureFixture[str]) 
     assert "compiled WHEN you attack: put a blockade token on the target:" in out
     assert "compiled ONCE PER TURN, during your action: pay 1 fighter; draw 1 card:" in out
     assert "TriggerAbility" in out and "ActivatedAbility" in out and "Modifier" in out
+
+
+def test_a_decision_inside_a_lasting_trigger_survives_json() -> None:
+    """Mobilization's attack after the role phase is asked inside `announce end-role-phase`:
+    the announcement's frame (the triggers still to run) is saved and loaded with the game."""
+    from ruamel.yaml import YAML
+
+    from rules_dsl.effects.abilities import Announce
+    from rules_dsl.scenario import set_position
+
+    path = ROOT / "tests" / "scenarios" / "full" / "mobilization_attack_after_role.yaml"
+    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    engine = Engine.for_pack("base")
+    st = engine.new_game(2, 1)
+    set_position(engine, st, data["position"], data.get("unused"))
+    for option in ["mobilization", "warfare-role", "gain X fighters", "dissent"]:
+        engine.apply(st, option)
+    assert st.pending is not None and st.pending.options == ["drawde", "pass"]
+    assert any(isinstance(engine.rules.effects[f.eid], Announce) for f in st.frames)
+    assert len(st.lasting) == 1
+    loaded = engine.from_json(engine.to_json(st))
+    assert loaded == st
+    engine.apply(loaded, "drawde")
+    engine.apply(st, "drawde")
+    assert loaded == st and st.phase == "cleanup" and len(st.lasting) == 1  # until the turn ends
