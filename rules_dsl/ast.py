@@ -478,6 +478,88 @@ class Section:
     pos: Pos
 
 
+# ---- abilities -------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Spot:
+    """Where a card's continuous ability works: `face-up in your tableau`."""
+
+    facing: str  # "" | "face-up" | "face-down"
+    zone: str
+    pos: Pos
+
+
+@attrs.frozen
+class Modify:
+    """`add 1 to your hand-limit [if COND]` (sign 1) or `subtract 2 from your ...` (-1)."""
+
+    sign: int
+    amount: Expr
+    quantity: str
+    cond: Cond | None
+    pos: Pos
+    quantity_pos: Pos
+
+
+@attrs.frozen
+class Continuous:
+    """`WHILE face-up in your tableau: add 1 to your hand-limit`."""
+
+    spot: Spot
+    mods: tuple[Modify, ...]
+    pos: Pos
+
+
+@attrs.frozen
+class Triggered:
+    """`WHENEVER an opponent passes: ...`: subject "you" | "opponent" | "player"."""
+
+    subject: str
+    moment: str
+    this_card: bool
+    block: Block
+    pos: Pos
+    moment_pos: Pos
+
+
+@attrs.frozen
+class Activated:
+    """`ONCE PER TURN, during your action: ...`."""
+
+    window: str
+    block: Block
+    pos: Pos
+    window_pos: Pos
+
+
+@attrs.frozen
+class Lasting:
+    """`for the rest of this turn: (...)`: abilities that last until the turn ends."""
+
+    items: tuple[Modify | Triggered, ...]
+    pos: Pos
+
+
+@attrs.frozen
+class Announce:
+    """`announce harvest [for it]`: the rules say a moment happens, triggers answer."""
+
+    moment: str
+    card: CardRef | None
+    pos: Pos
+
+
+@attrs.frozen
+class UseAbilities:
+    """`use action abilities`: a window in which activated abilities may be used."""
+
+    window: str
+    pos: Pos
+
+
+Ability = Continuous | Triggered | Activated
+
 CardRef = It | ThisCard | Ref | TopCard
 SymbolRef = SymbolName | Ref
 CardSet = Query | CardsUnder | CardsUnderAll | It | ThisCard | Ref
@@ -515,4 +597,7 @@ Stmt = (
     | Note
     | ClearNotes
     | ChooseKind
+    | Announce
+    | UseAbilities
+    | Lasting
 )

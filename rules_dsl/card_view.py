@@ -11,7 +11,7 @@ import attrs
 
 from rules_dsl.effects.values import Num, VarNum
 from rules_dsl.errors import RulesError, suggest
-from rules_dsl.explain import effect_tree
+from rules_dsl.explain import card_trees
 from rules_dsl.interpreter import resolve_params
 from rules_dsl.parser import parse
 from rules_dsl.printer import to_text
@@ -67,9 +67,13 @@ def copies(ct: CardType, game: Setting) -> int:
     return ct.count if isinstance(ct.count, int) else game.params[ct.count]
 
 
-def _property(name: str, value: Any, ct: CardType, game: Setting) -> Fact | None:
+def _property(name: str, value: Any, ct: CardType, game: Setting, rules: Rules) -> Fact | None:
     if value in (0, ""):
         return None
+    worth = rules.valued.get(name, {}).get(value) if isinstance(value, str) else None
+    if worth is not None:
+        # a valued property: the card names a value, the vocabulary says what it is worth
+        return Fact(name, value, f"{to_text(parse(worth, 'expression'))}, worked out in play")
     if isinstance(value, int | str):
         return Fact(name, value)
     if isinstance(value, Num):
@@ -87,7 +91,7 @@ def view(rules: Rules, ct: CardType, game: Setting) -> CardView:
         facts.append(Fact("symbols", ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.symbols.items())))
     if ct.slots:
         facts.append(Fact("slots", ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.slots.items())))
-    facts.extend(f for name, value in ct.props.items() if (f := _property(name, value, ct, game)) is not None)
+    facts.extend(f for name, value in ct.props.items() if (f := _property(name, value, ct, game, rules)) is not None)
     source = ct.source.get("text", ct.text).strip()
     return CardView(
         id=ct.id,
@@ -97,7 +101,7 @@ def view(rules: Rules, ct: CardType, game: Setting) -> CardView:
         facts=tuple(facts),
         source=source,
         canonical=to_text(parse(source)) if source else "",
-        compiled={label: effect_tree(rules.effects[eid], 2) for label, eid in ct.sections.items()},
+        compiled=card_trees(rules, ct),
     )
 
 

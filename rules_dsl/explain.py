@@ -47,3 +47,13 @@ def effect_tree(effect: Any, indent: int = 0, seen: set[int] | None = None) -> l
             lines.append(f"{pad}  {fname}:")
             lines.extend(effect_tree(value, indent + 2, seen))
     return lines
+
+
+def card_trees(rules: Any, ct: Any, indent: int = 2) -> dict[str, list[str]]:
+    """A card's whole compiled behaviour: each section, then each ability, as a tree."""
+    trees: dict[str, list[str]] = {label: effect_tree(rules.effects[eid], indent) for label, eid in ct.sections.items()}
+    for quantity, mods in ct.mods.items():
+        trees[f"WHILE ... {quantity}"] = [line for mod in mods for line in effect_tree(mod, indent)]
+    for ability in (*ct.triggers, *ct.activated):
+        trees[ability.text] = effect_tree(ability, indent)
+    return trees

@@ -239,6 +239,9 @@ def check_state(rules: Rules, st: GameState, settled: bool = True) -> list[str]:
     for fr in st.frames:
         if not 0 <= fr.eid < len(rules.effects):
             problems.append(f"a frame names unknown effect {fr.eid}")
+    for entry in st.lasting:
+        if not 0 <= entry.ability < len(rules.effects) or not 0 <= entry.player < st.players:
+            problems.append(f"a lasting effect names unknown ability {entry.ability} or player {entry.player}")
     if settled and st.frames and st.pending is None:
         problems.append("the game is not over but no decision is pending")
     if st.pending is not None and len(st.pending.options) != len(st.pending.values):

@@ -52,6 +52,16 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
         "scores": list(st.scores),
         "winners": list(st.winners),
         "breakdown": {k: list(v) for k, v in st.breakdown.items()},
+        # abilities started for the rest of the turn, and abilities used this turn: public
+        "lasting": [
+            {
+                "player": e.player,
+                "card": rules.cards[st.cards[e.src].type].id if e.src >= 0 else "",
+                "ability": e.ability,
+            }
+            for e in st.lasting
+        ],
+        "used": list(st.used),
     }
 
 

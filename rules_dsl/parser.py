@@ -365,6 +365,58 @@ class _ToAst(Transformer[Token, Any]):
     def larger(self, meta: Any, ch: list[Any]) -> ast.Extreme:
         return ast.Extreme(True, ch[0], ch[1], _pos(meta))
 
+    # -- abilities
+    def continuous(self, meta: Any, ch: list[Any]) -> ast.Continuous:
+        return ast.Continuous(ch[0], tuple(ch[1:]), _pos(meta))
+
+    def ability(self, meta: Any, ch: list[Any]) -> Any:
+        return ch[0]
+
+    def spot(self, meta: Any, ch: list[Any]) -> ast.Spot:
+        facing = str(ch[0]) if len(ch) > 1 else ""
+        return ast.Spot(facing, str(ch[-1]), _tpos(ch[-1]))
+
+    def subject_you(self, meta: Any, ch: list[Any]) -> str:
+        return "you"
+
+    def subject_players(self, meta: Any, ch: list[Any]) -> str:
+        return str(ch[-1])
+
+    def this_subject(self, meta: Any, ch: list[Any]) -> bool:
+        return True
+
+    def _modify(self, sign: int, meta: Any, ch: list[Any]) -> ast.Modify:
+        cond = ch[2] if len(ch) > 2 else None
+        return ast.Modify(sign, ch[0], str(ch[1]), cond, _pos(meta), _tpos(ch[1]))
+
+    def modify_add(self, meta: Any, ch: list[Any]) -> ast.Modify:
+        return self._modify(1, meta, ch)
+
+    def modify_sub(self, meta: Any, ch: list[Any]) -> ast.Modify:
+        return self._modify(-1, meta, ch)
+
+    def trigger(self, meta: Any, ch: list[Any]) -> ast.Triggered:
+        this_card = len(ch) == 5
+        return ast.Triggered(ch[1], str(ch[2]), this_card, ch[-1], _pos(meta), _tpos(ch[2]))
+
+    def lasting_trigger(self, meta: Any, ch: list[Any]) -> ast.Triggered:
+        return ast.Triggered(ch[1], str(ch[2]), False, ch[-1], _pos(meta), _tpos(ch[2]))
+
+    def activated(self, meta: Any, ch: list[Any]) -> ast.Activated:
+        return ast.Activated(str(ch[0]), ch[1], _pos(meta), _tpos(ch[0]))
+
+    def lasting_body(self, meta: Any, ch: list[Any]) -> tuple[Any, ...]:
+        return tuple(ch)
+
+    def lasting(self, meta: Any, ch: list[Any]) -> ast.Lasting:
+        return ast.Lasting(ch[0], _pos(meta))
+
+    def announce(self, meta: Any, ch: list[Any]) -> ast.Announce:
+        return ast.Announce(str(ch[0]), ch[1] if len(ch) > 1 else None, _pos(meta))
+
+    def use_abilities(self, meta: Any, ch: list[Any]) -> ast.UseAbilities:
+        return ast.UseAbilities(str(ch[0]), _pos(meta))
+
     def nothing(self, meta: Any, ch: list[Any]) -> ast.Nothing:
         return ast.Nothing(_pos(meta))
 

@@ -52,9 +52,22 @@ def to_text(node: Any) -> str:
     nothing to the parser); everything inside a statement stays on its line.
     """
     if isinstance(node, tuple):
-        return "\n".join(f"{s.label}: " + _lines(s.block, "  ") for s in node)
+        return "\n".join(_item(s) for s in node)
     if isinstance(node, ast.Block):
         return _lines(node, "")
+    return show(node)
+
+
+def _item(node: Any) -> str:
+    """One item of a card's text: a section (a statement to a line) or an ability."""
+    if isinstance(node, ast.Section):
+        return f"{node.label}: " + _lines(node.block, "  ")
+    if isinstance(node, ast.Triggered):
+        return f"{_when(node)}: " + _lines(node.block, "  ")
+    if isinstance(node, ast.Activated):
+        return f"ONCE PER TURN, during your {node.window}: " + _lines(node.block, "  ")
+    if isinstance(node, ast.Continuous):
+        return f"WHILE {show(node.spot)}: " + ";\n  ".join(show(m) for m in node.mods)
     return show(node)
 
 
@@ -531,3 +544,57 @@ def _total(n: ast.Total, follow: frozenset[str]) -> str:
 def _extreme(n: ast.Extreme, follow: frozenset[str]) -> str:
     which = "larger" if n.larger else "smaller"
     return f"the {which} of {term(n.left, frozenset({'and'}))} and {term(n.right, follow)}"
+
+
+# ---- abilities ----------------------------------------------------------------------
+
+_SUBJECTS = {"you": "you", "opponent": "an opponent", "player": "a player"}
+
+
+@prints(ast.Spot)
+def _spot(n: ast.Spot, follow: frozenset[str]) -> str:
+    return f"{n.facing} in your {n.zone}" if n.facing else f"in your {n.zone}"
+
+
+@prints(ast.Modify)
+def _modify(n: ast.Modify, follow: frozenset[str]) -> str:
+    cond = "" if n.cond is None else f" if {show(n.cond, follow)}"
+    if n.sign > 0:
+        return f"add {expr(n.amount)} to your {n.quantity}{cond}"
+    return f"subtract {expr(n.amount)} from your {n.quantity}{cond}"
+
+
+@prints(ast.Continuous)
+def _continuous(n: ast.Continuous, follow: frozenset[str]) -> str:
+    return f"WHILE {show(n.spot)}: " + "; ".join(show(m) for m in n.mods)
+
+
+def _when(n: ast.Triggered) -> str:
+    this = " this card" if n.this_card else ""
+    return f"WHEN {_SUBJECTS[n.subject]} {n.moment}{this}"
+
+
+@prints(ast.Triggered)
+def _triggered(n: ast.Triggered, follow: frozenset[str]) -> str:
+    return f"{_when(n)}: {show(n.block)}"
+
+
+@prints(ast.Activated)
+def _activated(n: ast.Activated, follow: frozenset[str]) -> str:
+    return f"ONCE PER TURN, during your {n.window}: {show(n.block)}"
+
+
+@prints(ast.Lasting)
+def _lasting(n: ast.Lasting, follow: frozenset[str]) -> str:
+    items = [f"{_when(i)}: {body(i.block)}" if isinstance(i, ast.Triggered) else show(i) for i in n.items]
+    return "for the rest of this turn: (" + "; ".join(items) + ")"
+
+
+@prints(ast.Announce)
+def _announce(n: ast.Announce, follow: frozenset[str]) -> str:
+    return f"announce {n.moment}" + ("" if n.card is None else f" for {show(n.card)}")
+
+
+@prints(ast.UseAbilities)
+def _use_abilities(n: ast.UseAbilities, follow: frozenset[str]) -> str:
+    return f"use {n.window} abilities"

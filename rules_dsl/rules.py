@@ -24,6 +24,10 @@ class CardType:
     count: int | str  # copies, or a parameter name
     zone: str  # where the copies start
     public_props: tuple[str, ...]  # what shows on the back of a face-down card
+    # abilities (effects/abilities.py): quantity -> its continuous modifiers, triggered, activated
+    mods: dict[str, tuple[Any, ...]] = attrs.Factory(dict)
+    triggers: tuple[Any, ...] = ()
+    activated: tuple[Any, ...] = ()
     # the text and the expression properties as written (line breaks kept), for display
     source: dict[str, str] = attrs.Factory(dict)
 
@@ -93,3 +97,7 @@ class Rules:
     step_limit: int = 20000  # steps of the rules between two decisions
     decision_limit: int = 1000  # decisions in one turn
     frame_limit: int = 500  # frames on the stack (nested procedure calls and sections)
+    # quantity -> the (zone, facing) spots where some card's continuous ability changes it
+    quantity_spots: dict[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)
+    # valued properties: property -> value -> the expression it stands for, as written
+    valued: dict[str, dict[str, str]] = attrs.Factory(dict)

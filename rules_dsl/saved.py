@@ -78,6 +78,10 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
     for i, fr in enumerate(st.frames):
         if fr.player not in seats or not -1 <= fr.src < len(st.cards) or fr.pc < 0:
             problems.append(f"frame {i} names player {fr.player}, card {fr.src} or step {fr.pc}, which do not exist")
+    for used in st.used:
+        eid, _, card = used.partition(":")
+        if not (eid.isdigit() and card.lstrip("-").isdigit() and int(eid) < len(rules.effects)):
+            problems.append(f"used ability {used!r} is not EFFECT:CARD of these rules")
     for i, cs in enumerate(st.cards):
         if any(p not in seats for p in cs.seen):
             problems.append(f"card {i} was seen by a player who is not in the game")

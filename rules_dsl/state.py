@@ -38,6 +38,20 @@ class Frame:
 
 
 @attrs.define(slots=True, eq=True)
+class Lasting:
+    """An ability a card's text started "for the rest of this turn", until the turn ends.
+
+    `ability` is the effect id of the ability, `player` whom it serves, `src` the card that
+    started it, `vars` the names that were visible then (the ability reads them later).
+    """
+
+    ability: int
+    player: int
+    src: int = -1
+    vars: dict[str, Any] = attrs.Factory(dict)
+
+
+@attrs.define(slots=True, eq=True)
 class Decision:
     """Who must decide what, with every legal option (ids) and what each one means."""
 
@@ -79,6 +93,9 @@ class GameState:
     notes: dict[str, list[str]] = attrs.Factory(dict)  # "sold.0": values noted for a player
     log: list[str] = attrs.Factory(list)
     turn_decisions: int = 0  # decisions taken in this turn, for the rules' decision limit
+
+    lasting: list[Lasting] = attrs.Factory(list)  # abilities started for the rest of the turn
+    used: list[str] = attrs.Factory(list)  # "EFFECT:CARD": once-per-turn abilities used this turn
 
     def restore(self, saved: GameState) -> None:
         """Become `saved` (a clone taken before): how a failed move is undone."""
@@ -135,4 +152,6 @@ class GameState:
             notes={k: v[:] for k, v in self.notes.items()},
             log=self.log[:],
             turn_decisions=self.turn_decisions,
+            lasting=[Lasting(x.ability, x.player, x.src, dict(x.vars)) for x in self.lasting],
+            used=self.used[:],
         )

@@ -357,6 +357,12 @@ TAMPERINGS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("active -1", lambda d: d.__setitem__("active", -1), "the active player is -1"),
     ("start player 2", lambda d: d.__setitem__("first", 2), "the start player is 2"),
     ("phase bogus", lambda d: d.__setitem__("phase", "bogus"), "phase 'bogus' is not a phase"),
+    (
+        "a lasting ability that does not exist",
+        lambda d: d["lasting"].append({"ability": 10**6, "player": 0, "src": -1, "vars": {}}),
+        "a lasting effect names unknown ability 1000000",
+    ),
+    ("a used ability that is not EFFECT:CARD", lambda d: d["used"].append("x"), "used ability 'x'"),
     ("over mid-game", lambda d: d.__setitem__("over", True), "the game is over but a decision"),
     ("an undeclared zone", lambda d: d["zones"].__setitem__("bogus", []), "zone 'bogus' is not a zone"),
     ("a decision value", lambda d: d["pending"]["values"].__setitem__(0, "x"), "state.pending.values[0]"),

@@ -272,15 +272,15 @@ ICONS = ("lightbulb", "globe", "crosshair", "capitol")
 DOMAIN_CARDS = [f"{f}-{i}" for f in ("colonize", "warfare", "research") for i in ICONS]
 # (file, card id, key) of every card fact the rulebook does not print (docs/rulings.md, M1-M7)
 ASSUMED = (
-    [("domain.yaml", c, k) for c in UNDESCRIBED for k in ("symbols", "condition")]
+    [("domain.yaml", c, k) for c in UNDESCRIBED for k in ("symbols", "score")]
     + [("domain.yaml", c, "colour") for c in DOMAIN_CARDS]
     + [("domain.yaml", f"political-{p}", "colour") for p in ("power", "party", "science", "intrigue")]
     + [("domain.yaml", f"survey-{s}", "colour") for s in ("sweep", "mission")]
     + [("planets.yaml", f"planet-{n}", k) for n in range(1, 12) for k in ("name", "symbols")]
     + [("planets.yaml", f"planet-{n}", "colour") for n in (4, 8, 9, 10, 11)]
-    + [("planets.yaml", "planet-5", "cost"), ("planets.yaml", "planet-10", "defense-bonus")]
+    + [("planets.yaml", "planet-5", "cost"), ("planets.yaml", "planet-10", "text")]
     + [("techs.yaml", t, "symbols") for t in ("improved-colonize", "improved-warfare", "improved-research", "capital")]
-    + [("techs.yaml", "mobilization", "symbols"), ("techs.yaml", "mobilization", "defense-bonus")]
+    + [("techs.yaml", "mobilization", "symbols"), ("techs.yaml", "mobilization", "text")]
 )
 MARK = re.compile(r"#\s*assumed\b(?P<why>.*)$")
 

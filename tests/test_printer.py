@@ -27,7 +27,15 @@ from rules_dsl.parser import _lark, parse
 
 # ---- the same tree, positions aside ------------------------------------------------
 
-SOURCE_FIELDS = {"pos", "noun_pos", "counter_pos", "text"}  # where a node was, and its source text
+SOURCE_FIELDS = {
+    "pos",
+    "noun_pos",
+    "counter_pos",
+    "moment_pos",
+    "quantity_pos",
+    "window_pos",
+    "text",
+}  # where a node was, its source text
 
 
 def shape(node: Any) -> Any:
@@ -115,6 +123,7 @@ SAMPLES = {
     "VAR": ["X", "N", "BONUS"],
     "INT": ["0", "1", "12"],
     "SECTION": ["ACTION:", "LEAD:"],
+    "WHEN": ["WHEN", "WHENEVER"],
 }
 SPACES = [" ", " ", " ", "\n  ", " # a comment\n"]
 ALTERNATION = re.compile(r"\(\?:((?:[a-z]|\\-)+(?:\|(?:[a-z]|\\-)+)*)\)")

@@ -177,9 +177,11 @@ class _Builder:
         self._sc = sc
         self._params = params
         self._variants = variants
+        self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
+        self.compile_valued(voc, sc)
         card_types = self.compile_cards(cards, voc, sc)
         self.check_total_cards(card_types)
-        wild = self.compile_wild(voc, sc, {c.id: i for i, c in enumerate(card_types)})
+        wild = self.compile_wild(voc, sc, {c.id: i for i, c in enumerate(card_types)}, cards)
         setup = self.compile_script("setup", sc, phase_name="setup")
         phases = self.compile_turn(sc)
         triggers, extra = self.compile_end(sc)
@@ -233,15 +235,18 @@ class _Builder:
             additions=tuple(self.composed.additions),
             wild=wild,
             **self.read_limits(),
+            quantity_spots={q: tuple(sp) for q, sp in self._quantity_spots.items()},
+            valued={p: {v: str(text) for v, (text, _) in vs.items()} for p, vs in voc.valued.items()},
         )
 
     def check_names(self, params: set[str], lets: set[str]) -> None:
         """Report each variable used where some way of running its text leaves it unbound."""
         units = [
-            names.Unit(("section", sec.label), sec.block, self._card_text_locs[cid], cid)
+            names.Unit(key, part.block, self._card_text_locs[cid], cid)
             for cid, tree in self._card_trees.items()
             if isinstance(tree, tuple)
-            for sec in tree
+            for part in tree
+            if (key := self._runs(part)) is not None
         ]
         units += [names.Unit(("procedure", n), tree, loc) for n, (tree, loc) in self._proc_trees.items()]
         roots: list[tuple[Any, Loc]] = [(tree, loc) for _, tree, loc in self._phase_trees]
@@ -260,6 +265,8 @@ class _Builder:
             runs = {
                 "section": f"; not every 'do ... {miss.unit.key[1]}' that runs this section binds it",
                 "procedure": f"; not every call of {miss.unit.key[1]!r} binds it",
+                "moment": f"; not every 'announce {miss.unit.key[1]}' binds it",
+                "window": f"; not every 'use {miss.unit.key[1]} abilities' binds it",
             }
             self.problems.add(
                 text_pos(miss.unit.loc, miss.var.pos.line, miss.var.pos.column),
@@ -270,6 +277,22 @@ class _Builder:
                 suggestion=suggest(name, miss.known),
                 width=len(name),
             )
+
+    def _runs(self, part: Any) -> names.Key | None:
+        """What runs a part of a card's text: a section its label, a triggered ability its
+        moment's announcements, an activated one its window. A continuous ability's amounts
+        are worked out wherever the quantity is asked for, so only parameters are sure there:
+        it is not checked."""
+        if isinstance(part, ast.Section):
+            return ("section", part.label)
+        try:
+            if isinstance(part, ast.Triggered):
+                return ("moment", self._sc.moment(part.moment, part.moment_pos))
+            if isinstance(part, ast.Activated):
+                return ("window", self._sc.window(part.window, part.window_pos))
+        except CompileError:
+            pass  # reported where the ability is compiled
+        return None
 
     def read_limits(self) -> dict[str, int]:
         """`limits: {steps: ..., decisions-per-turn: ..., frames: ...}`, the last pack's
@@ -543,11 +566,20 @@ class _Builder:
             self.problems.add(text.loc, "expected rules text (a string)", card=card)
             return None
         try:
-            return parse(text.value, start)
+            tree = parse(text.value, start)
         except DslSyntaxError as exc:
             at = text_pos(text.loc, exc.line, exc.column)
             self.problems.add(at, exc.message, card=card, expected=exc.expected, width=exc.width)
             return None
+        if isinstance(tree, tuple) and not card:
+            # card text (sections, abilities) where rules text was expected
+            first = tree[0]
+            self.problems.add(
+                text_pos(text.loc, first.pos.line, first.pos.column),
+                "sections and abilities belong on cards: rules text here is a plain block of statements",
+            )
+            return None
+        return tree
 
     def procedures(self) -> dict[str, tuple[Any, Loc]]:
         return self._proc_trees
@@ -627,9 +659,27 @@ class _Builder:
                     continue
                 props[pname] = self.property_value(given, pname, ptype, voc, card.id)
             sections: dict[str, int] = {}
+            mods: dict[str, list[Any]] = {}
+            triggers: list[Any] = []
+            activated: list[Any] = []
             tree = self._card_trees.get(card.id)
+            if isinstance(tree, ast.Block):
+                self.problems.add(
+                    f["text"].loc,
+                    "a card's text is sections and abilities, each with its label: e.g. 'ACTION: draw 1 card'",
+                    card=card.id,
+                    expected=[s + ":" for s in voc.sections] + ["WHEN", "WHILE", "ONCE PER TURN"],
+                )
+                tree = None
             if tree is not None:
-                for section in tree:
+                for item in tree:
+                    if not isinstance(item, ast.Section):
+                        try:
+                            self.compile_ability(item, voc, sc, mods, triggers, activated)
+                        except CompileError as exc:
+                            self.report(exc, f["text"].loc, card.id)
+                        continue
+                    section = item
                     if section.label not in voc.sections:
                         self.problems.add(
                             text_pos(f["text"].loc, section.pos.line, section.pos.column),
@@ -673,6 +723,9 @@ class _Builder:
                     count=count,
                     zone=zone_name,
                     public_props=voc.backs.get(str(kind.value), ()),
+                    mods={q: tuple(ms) for q, ms in mods.items()},
+                    triggers=tuple(triggers),
+                    activated=tuple(activated),
                     source={
                         k: str(f[k].value)
                         for k in ("text", *(p for p, t in voc.properties.items() if t == "expression"))
@@ -698,6 +751,61 @@ class _Builder:
                 Loc(self.sources[-1].folder + "/pack.yaml", 1, 1),
                 f"the cards add up to {total} copies; a game may hold at most {MAX_CARDS}",
             )
+
+    def compile_valued(self, voc: Vocabulary, sc: StatementCompiler) -> None:
+        """The expressions that the values of a valued property stand for."""
+        for prop, values in voc.valued.items():
+            compiled: dict[str, NumExpr] = {}
+            for value, (text, loc) in values.items():
+                if isinstance(text, int) and not isinstance(text, bool):
+                    compiled[value] = Num(text)
+                    continue
+                tree = self.parse_text(Located(text, loc), "expression")
+                if tree is None:
+                    continue
+                try:
+                    compiled[value] = sc.num(tree)
+                except CompileError as exc:
+                    self.report(exc, loc)
+            sc.valued[prop] = compiled
+
+    def compile_ability(
+        self,
+        node: Any,
+        voc: Vocabulary,
+        sc: StatementCompiler,
+        mods: dict[str, list[Any]],
+        triggers: list[Any],
+        activated: list[Any],
+    ) -> None:
+        """A card's continuous, triggered or activated ability."""
+        if isinstance(node, ast.Continuous):
+            zone, facing = node.spot.zone, node.spot.facing
+            if zone not in voc.zones or not voc.zones[zone].per_player:
+                raise CompileError(
+                    f"unknown zone {zone!r}: a continuous ability works in one of its owner's zones",
+                    node.spot.pos,
+                    sorted(z for z, t in voc.zones.items() if t.per_player),
+                    suggest(zone, voc.zones),
+                )
+            up = {"face-up": "up", "face-down": "down"}.get(facing, "")
+            for m in node.mods:
+                mod = sc.modifier(m, zone, up)
+                mods.setdefault(m.quantity, []).append(mod)
+                spots = self._quantity_spots.setdefault(m.quantity, [])
+                if (zone, up) not in spots:
+                    spots.append((zone, up))
+            return
+        if not voc.ability_zone[0]:
+            raise CompileError(
+                "the packs do not say where triggered and activated abilities work: "
+                "declare vocabulary: abilities: {zone: ZONE, facing: up}",
+                node.pos,
+            )
+        if isinstance(node, ast.Triggered):
+            triggers.append(sc.trigger(node))
+        else:
+            activated.append(sc.activated(node))
 
     def word_list(self, located: Located | None, known: list[str], what: str, card: str) -> list[str]:
         if located is None:
@@ -822,10 +930,14 @@ class _Builder:
             self.problems.add(part.loc, f"extra-rounds must be a number or a parameter, not {er!r}")
         return triggers, extra
 
-    def compile_wild(self, voc: Vocabulary, sc: StatementCompiler, index: dict[str, int]) -> dict[int, Any]:
-        """Cards that count as one of every symbol while a condition holds for their owner."""
+    def compile_wild(
+        self, voc: Vocabulary, sc: StatementCompiler, index: dict[str, int], cards: list[CardSource]
+    ) -> dict[int, Any]:
+        """Cards that count as one of every symbol while a condition holds for their owner:
+        a card's own `wild:` field, or the vocabulary's `wild-cards:` list."""
         wild: dict[int, Any] = {}
-        for card_id, text, loc in voc.wild_cards:
+        given = [(c.id, c.fields["wild"].value, c.fields["wild"].loc) for c in cards if "wild" in c.fields]
+        for card_id, text, loc in [*voc.wild_cards, *given]:
             if card_id not in index:
                 self.problems.add(loc, f"wild-cards: unknown card {card_id!r}", suggestion=suggest(card_id, index))
                 continue

@@ -4,7 +4,8 @@ Lookup is dynamic (docs/dsl.md#scope): `LEAD: survey X` sees the `X` that the te
 running `do the role's LEAD` bound before it. So a variable used in a text is bound if a
 `let` comes before it in that text, or if it is bound at every place that runs the text:
 every `do ... LABEL` for a card section, every call of a procedure (a call with a number
-binds `N`). Texts nothing runs from the rules (phases, set-up, end and scoring) see only
+binds `N`), every `announce MOMENT` for a triggered ability, every `use WINDOW abilities`
+for an activated one. Texts nothing runs from the rules (phases, set-up, end and scoring) see only
 the pack's parameters. A section or procedure that nothing runs is not checked.
 """
 
@@ -18,7 +19,9 @@ from rules_dsl import ast
 from rules_dsl.compiler.statements import walk
 from rules_dsl.packs.model import Loc
 
-Key = tuple[str, str]  # ("section", LABEL), ("procedure", name) or ("root", what)
+# ("section", LABEL), ("procedure", name), ("moment", MOMENT) for triggered abilities,
+# ("window", WINDOW) for activated ones, or ("root", what)
+Key = tuple[str, str]
 
 
 @attrs.define
@@ -49,6 +52,10 @@ def _scan(unit: Unit, procedures: set[str]) -> None:
             unit.uses.append((node, frozenset(bound)))
         elif isinstance(node, ast.DoSection):
             unit.sites.append((("section", node.section), frozenset(bound)))
+        elif isinstance(node, ast.Announce):
+            unit.sites.append((("moment", node.moment), frozenset(bound)))
+        elif isinstance(node, ast.UseAbilities):
+            unit.sites.append((("window", node.window), frozenset(bound)))
         elif isinstance(node, ast.Call) and node.name in procedures:
             with_n = bound | {"N"} if node.arg is not None else bound
             unit.sites.append((("procedure", node.name), frozenset(with_n)))

@@ -9,7 +9,7 @@ import attrs
 
 from rules_dsl import ast
 from rules_dsl.compiler.vocabulary import Vocabulary
-from rules_dsl.effects import choices, control, primitives
+from rules_dsl.effects import abilities, choices, control, primitives
 from rules_dsl.effects import values as v
 from rules_dsl.effects.base import Effect, Nothing
 from rules_dsl.errors import suggest
@@ -79,6 +79,8 @@ class StatementCompiler:
         self.procs: dict[str, int] = {}
         self.proc_errors: list[tuple[CompileError, Loc]] = []
         self._uses_n_cache: dict[str, bool] = {}
+        self.listeners = abilities.Listeners(zone=voc.ability_zone[0], facing=voc.ability_zone[1])
+        self.valued: dict[str, dict[str, v.NumExpr]] = {}  # filled by the builder
 
     def add(self, cls: type[E], **kw: Any) -> E:
         eff = cls(eid=len(self.effects), **kw)  # type: ignore[call-arg]
@@ -399,6 +401,90 @@ class StatementCompiler:
             return self.add(control.Loop, text=_call_text(node), body=once, count=arg, cond=None)
         return self.add(control.Call, text=_call_text(node), proc=_ProcRef(eid, self.effects), arg=arg)
 
+    # ---- abilities -------------------------------------------------------------
+    def moment(self, name: str, pos: ast.Pos) -> str:
+        """A declared moment; "passes" and "finishes-..." name "pass" and "finish-..."."""
+        moments = self.voc.moments
+        if name in moments:
+            return name
+        first, dash, rest = name.partition("-")
+        for suffix in ("s", "es"):
+            base = first[: -len(suffix)] + dash + rest
+            if first.endswith(suffix) and base in moments:
+                return base
+        raise unknown("moment", name, pos, list(moments))
+
+    def window(self, name: str, pos: ast.Pos) -> str:
+        if name not in self.voc.windows:
+            raise unknown("window", name, pos, list(self.voc.windows))
+        return name
+
+    def quantity(self, name: str, pos: ast.Pos) -> v.NumExpr:
+        """The start of a declared quantity."""
+        if name not in self.voc.quantities:
+            raise unknown("quantity", name, pos, list(self.voc.quantities))
+        start = self.voc.quantities[name][0]
+        if isinstance(start, str):
+            if start not in self.params:
+                raise CompileError(f"quantity {name!r} starts at unknown parameter {start!r}", pos)
+            return v.VarNum(start)
+        return v.Num(start)
+
+    def modifier(self, node: ast.Modify, zone: str = "", facing: str = "") -> abilities.Modifier:
+        self.quantity(node.quantity, node.quantity_pos)
+        amount = self.num(node.amount)
+        cond = self.cond(node.cond) if node.cond is not None else None
+        const = abilities.constant_of(node.sign, amount, cond)
+        return abilities.Modifier(node.quantity, node.sign, amount, cond, zone, facing, const)
+
+    def trigger(self, node: ast.Triggered) -> abilities.TriggerAbility:
+        moment = self.moment(node.moment, node.moment_pos)
+        if node.subject not in abilities.SUBJECTS:
+            raise CompileError(f"a trigger's subject is you, an opponent or a player, not {node.subject!r}", node.pos)
+        self.listeners.moments.add(moment)
+        body = self.block(node.block)
+        who = {"you": "you", "opponent": "an opponent", "player": "a player"}[node.subject]
+        this = " this card" if node.this_card else ""
+        text = f"WHEN {who} {node.moment}{this}: {node.block.text}"
+        return self.add(
+            abilities.TriggerAbility,
+            text=text,
+            moment=moment,
+            subject=node.subject,
+            this_card=node.this_card,
+            body=body,
+        )
+
+    def activated(self, node: ast.Activated) -> abilities.ActivatedAbility:
+        window = self.window(node.window, node.window_pos)
+        self.listeners.windows.add(window)
+        body = self.block(node.block)
+        text = f"ONCE PER TURN, during your {window}: {node.block.text}"
+        return self.add(abilities.ActivatedAbility, text=text, window=window, body=body)
+
+    def s_Announce(self, node: ast.Announce, optional: str) -> Effect:
+        moment = self.moment(node.moment, ast.Pos(node.pos.line, node.pos.column + 9, len(node.moment)))
+        card = self.card(node.card) if node.card is not None else None
+        return self.add(
+            abilities.Announce, text=f"announce {moment}", moment=moment, card_expr=card, listeners=self.listeners
+        )
+
+    def s_UseAbilities(self, node: ast.UseAbilities, optional: str) -> Effect:
+        window = self.window(node.window, ast.Pos(node.pos.line, node.pos.column + 4, len(node.window)))
+        return self.add(abilities.UseAbilities, text=f"use {window} abilities", window=window, listeners=self.listeners)
+
+    def s_Lasting(self, node: ast.Lasting, optional: str) -> Effect:
+        made: list[Effect] = []
+        for item in node.items:
+            if isinstance(item, ast.Modify):
+                m = self.modifier(item)
+                made.append(self.add(abilities.ModifyAbility, text=f"{item.quantity}", modifier=m))
+            else:
+                if item.this_card:
+                    raise CompileError("a lasting trigger cannot name 'this card'", item.pos)
+                made.append(self.trigger(item))
+        return self.add(abilities.StartLasting, text="for the rest of this turn", abilities=tuple(made))
+
     def _nouns(self) -> list[str]:
         return [*self.voc.nouns(), *self.voc.counter_words, *self.voc.tokens, "card", "cards", *self.voc.symbols]
 
@@ -601,12 +687,16 @@ class StatementCompiler:
         if isinstance(node, ast.Extreme):
             return v.Extreme(node.larger, self.num(node.left), self.num(node.right))
         if isinstance(node, ast.Total):
+            if node.prop in self.voc.valued:
+                return v.ValuedTotal(node.prop, self.cardset(node.query), self.valued.get(node.prop, {}))
             if self.voc.properties.get(node.prop) not in ("number", "expression"):
                 numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
                 raise unknown("number property", node.prop, node.pos, numeric)
             return v.Total(node.prop, self.cardset(node.query))
         if isinstance(node, ast.Ref):
             counters = self.voc.counter_words
+            if node.owner in ("opponent", "your") and node.name in self.voc.quantities:
+                return abilities.Quantity(node.name, self.quantity(node.name, node.pos), node.owner == "opponent")
             if node.owner == "opponent":
                 name = counters.get(node.name)
                 if name is not None and self.voc.counters[name].per_player:
@@ -621,7 +711,10 @@ class StatementCompiler:
                 if node.name in self.voc.zones and self.voc.zones[node.name].per_player:
                     return v.ZoneSize(self.zone(node))
                 raise unknown(
-                    "counter", node.name, node.pos, [w for w, c in counters.items() if self.voc.counters[c].per_player]
+                    "counter or quantity",
+                    node.name,
+                    node.pos,
+                    [w for w, c in counters.items() if self.voc.counters[c].per_player] + list(self.voc.quantities),
                 )
             if node.owner == "the":
                 name = counters.get(node.name)

@@ -35,6 +35,14 @@ class Vocabulary:
     token_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     wild_cards: list[tuple[str, Any, Loc]] = attrs.Factory(list)  # (card id, condition text, where)
     draw: tuple[str, str] = ("", "")
+    # the modding surface: what card abilities may hook (name -> what it means)
+    moments: dict[str, str] = attrs.Factory(dict)
+    windows: dict[str, str] = attrs.Factory(dict)
+    quantities: dict[str, tuple[int | str, str]] = attrs.Factory(dict)  # name -> (start, meaning)
+    ability_zone: tuple[str, str] = ("", "")  # (per-player zone, facing "" | up | down)
+    ability_loc: Loc | None = None
+    # properties whose values each stand for an expression: name -> value -> (text, where)
+    valued: dict[str, dict[str, tuple[Any, Loc]]] = attrs.Factory(dict)
 
     def kind_of(self, noun: str) -> str | None:
         if noun in self.kinds:
@@ -114,6 +122,25 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                         continue
                     wloc = value_loc(item, "while", file)
                     voc.wild_cards.append((str(item["card"]), item["while"], wloc))
+            elif key in ("moments", "windows"):
+                if not hasattr(value, "items"):
+                    problems.add(vloc, f"{key} must map each name to what it means")
+                    continue
+                target = voc.moments if key == "moments" else voc.windows
+                for name, meaning in value.items():
+                    target[str(name)] = str(meaning)
+            elif key == "quantities":
+                _read_quantities(voc, value, vloc, problems)
+            elif key == "abilities":
+                if not hasattr(value, "get") or set(value) - {"zone", "facing"} or "zone" not in value:
+                    problems.add(vloc, "abilities must be {zone: ZONE, facing: up}: where a card's abilities work")
+                    continue
+                facing = str(value.get("facing", ""))
+                if facing not in ("", "up", "down"):
+                    problems.add(vloc, f"abilities: facing must be up or down, not {facing!r}")
+                    facing = ""
+                voc.ability_zone = (str(value["zone"]), facing)
+                voc.ability_loc = vloc
             elif key == "draw":
                 if not hasattr(value, "get") or set(value) - {"from", "to"}:
                     problems.add(vloc, "draw must be {from: ZONE, to: ZONE}")
@@ -121,6 +148,30 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                 voc.draw = (str(value.get("from", "")), str(value.get("to", "")))
     _check_references(voc, parts, problems)
     return voc
+
+
+def _read_quantities(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> None:
+    """`NAME: meaning` (starts at 0) or `NAME: {start: N or PARAMETER, means: text}`."""
+    if not hasattr(value, "items"):
+        problems.add(loc, "quantities must map each name to what it means, or to {start:, means:}")
+        return
+    for name, spec in value.items():
+        if hasattr(spec, "items"):
+            extra = set(spec) - {"start", "means"}
+            if extra:
+                problems.add(
+                    key_loc(spec, sorted(extra)[0], loc.file),
+                    f"unknown key {sorted(extra)[0]!r} in quantity {name!r}",
+                    expected=["means", "start"],
+                    suggestion=suggest(str(sorted(extra)[0]), ["start", "means"]),
+                )
+            start = spec.get("start", 0)
+            if isinstance(start, bool) or not isinstance(start, int | str):
+                problems.add(value_loc(value, name, loc.file), f"quantity {name!r} starts at a number or a parameter")
+                start = 0
+            voc.quantities[str(name)] = (start, str(spec.get("means", "")))
+        else:
+            voc.quantities[str(name)] = (0, str(spec))
 
 
 def add_to_groups(voc: Vocabulary, additions: list[tuple[str, str, Any, Loc]], problems: Problems) -> None:
@@ -192,13 +243,18 @@ def _read_properties(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) 
         vloc = value_loc(value, k, loc.file)
         if isinstance(v, list):
             voc.properties[str(k)] = [str(x) for x in v]
+        elif hasattr(v, "items"):
+            # a list of values, each worth an expression: `the total PROPERTY of ...` adds
+            # up each card's value, worked out for that card; `whose PROPERTY is VALUE` tests it
+            voc.properties[str(k)] = [str(x) for x in v]
+            voc.valued[str(k)] = {str(x): (v[x], value_loc(v, x, loc.file)) for x in v}
         elif v in PROPERTY_TYPES:
             voc.properties[str(k)] = str(v)
         else:
             problems.add(
                 vloc,
                 f"unknown type {v!r} for property {k!r}",
-                expected=sorted(PROPERTY_TYPES) + ["a list of values"],
+                expected=sorted(PROPERTY_TYPES) + ["a list of values", "a mapping of values to expressions"],
                 suggestion=suggest(str(v), PROPERTY_TYPES),
             )
 
@@ -309,3 +365,13 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
     for dname in voc.draw:
         if dname and (dname not in voc.zones or not voc.zones[dname].per_player):
             problems.add(loc, f"draw: {dname!r} must be a zone with per: player", suggestion=suggest(dname, voc.zones))
+    zname, _ = voc.ability_zone
+    if zname and (zname not in voc.zones or not voc.zones[zname].per_player):
+        problems.add(
+            voc.ability_loc or loc,
+            f"abilities: {zname!r} must be a zone with per: player",
+            suggestion=suggest(zname, voc.zones),
+        )
+    for q in voc.quantities:
+        if q in voc.counter_words:
+            problems.add(loc, f"quantity {q!r} has the name of a counter: give it another name")

@@ -43,6 +43,11 @@ class GameLoop(Effect):
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1
         st.turn_decisions = 0
+        # "for the rest of this turn" and "once per turn" end with the turn
+        if st.lasting:
+            st.lasting.clear()
+        if st.used:
+            st.used.clear()
         if st.final_turns:
             # a turn the rules grant after the game's end: then the next such turn, or the end
             st.final_turns.pop(0)

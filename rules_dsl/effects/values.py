@@ -225,6 +225,27 @@ class Total(NumExpr):
         return total
 
 
+@attrs.frozen
+class ValuedTotal(NumExpr):
+    """`the total score of ...` for a property whose values each stand for an expression
+    (`score: {per-tech: the number of cards in your techs, ...}`): each card's value is
+    worked out for that card ("it"); a card without the property counts 0."""
+
+    prop: str
+    cset: CardSet
+    values: dict[str, NumExpr]
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        types = CURRENT.rules.cards
+        cards = st.cards
+        total = 0
+        for c in self.cset.cards(st, fr, cand):
+            expr = self.values.get(types[cards[c].type].props.get(self.prop, ""))
+            if expr is not None:
+                total += expr.num(st, fr, c)
+        return total
+
+
 # ---- cards -------------------------------------------------------------------------
 
 

@@ -330,6 +330,9 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
                 if not isinstance(card, CommentedMap):
                     problems.add(cloc, "a card must be a mapping of fields (id:, name:, ...)")
                     continue
+                if "copies" in card:
+                    _read_copies(card, file, pack, problems)
+                    continue
                 cid = card.get("id")
                 if cid is None or cid == "":
                     problems.add(cloc, "this card has no id", suggestion="add 'id: some-card'")
@@ -355,6 +358,36 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
             )
             continue
         pack.sections[key] = Located(data[key], field_loc(data, key, file))
+
+
+def _read_copies(card: CommentedMap, file: str, pack: PackSource, problems: Problems) -> None:
+    """One text, several printings: each item of `copies:` is a card of its own, with the
+    entry's fields and the item's own facts (id, symbols, type, ...) over them."""
+    copies = card["copies"]
+    cloc = field_loc(card, "copies", file)
+    if "id" in card:
+        problems.add(
+            field_loc(card, "id", file),
+            "a card with copies: gives each copy its id, not the entry",
+            suggestion="move 'id' into each item of copies:",
+        )
+        return
+    if not isinstance(copies, CommentedSeq) or not copies:
+        problems.add(cloc, "copies must be a list of {id: ..., and the facts of that copy}")
+        return
+    shared = {str(k): Located(v, field_loc(card, k, file)) for k, v in card.items() if k != "copies"}
+    for j, copy in enumerate(copies):
+        jloc = value_loc(copies, j, file)
+        if not isinstance(copy, CommentedMap):
+            problems.add(jloc, "each copy is a mapping: {id: ..., symbols: [...], ...}")
+            continue
+        cid = copy.get("id")
+        if not isinstance(cid, str) or not cid:
+            problems.add(jloc, "this copy has no id", suggestion="add 'id: some-card'")
+            continue
+        fields = dict(shared)
+        fields.update({str(k): Located(v, field_loc(copy, k, file)) for k, v in copy.items()})
+        pack.cards.append(CardSource(cid, fields, Loc(file, jloc.line, jloc.column), pack.id))
 
 
 def field_loc(node: CommentedMap, key: Any, file: str) -> Loc:

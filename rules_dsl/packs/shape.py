@@ -220,8 +220,10 @@ VOCABULARY = Record(
         "token-groups": _f(Table(value=NAMES), "named sets of token kinds"),
         "kinds": _f(Table(value=OneOf(options=(Str(), KIND))), "card kinds: singular -> plural or {plural:, back:}"),
         "properties": _f(
-            Table(value=OneOf(options=(Str(enum=PROPERTY_TYPES), NAMES))),
-            "printed values cards may carry: a type, or a list of values",
+            Table(
+                value=OneOf(options=(Str(enum=PROPERTY_TYPES), NAMES, Table(value=OneOf(options=(Int(), EXPRESSION)))))
+            ),
+            "printed values cards may carry: a type, a list of values, or values each worth an expression",
         ),
         "sections": _f(Seq(Str(pattern=VAR_PATTERN)), "section labels of card text, in capitals"),
         "counters": _f(Table(value=OneOf(options=(Nothing(), COUNTER))), "numbers kept per player or per game"),
@@ -229,6 +231,24 @@ VOCABULARY = Record(
         "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "named lists of shared zones"),
         "wild-cards": _f(Seq(WILD_CARD), "cards that count as every symbol while a condition holds"),
         "draw": _f(Record(fields={"from": _f(Str()), "to": _f(Str())}), "what 'draw N cards' means"),
+        # the modding surface: what card abilities may hook (docs/modding.md#abilities-and-the-modding-surface)
+        "abilities": _f(
+            Record(fields={"zone": _f(Str(), required=True), "facing": _f(Str(enum=FACINGS))}),
+            "where a card's triggered and activated abilities work: one of its owner's zones",
+        ),
+        "moments": _f(Table(value=Str()), "moments the rules announce: name -> what has happened"),
+        "windows": _f(Table(value=Str()), "windows in which activated abilities are used: name -> when"),
+        "quantities": _f(
+            Table(
+                value=OneOf(
+                    options=(
+                        Str(),
+                        Record(fields={"start": _f(NUMBER_OR_PARAM), "means": _f(Str())}),
+                    )
+                )
+            ),
+            "numbers the rules read and abilities change: name -> meaning, or {start:, means:}",
+        ),
     },
 )
 
@@ -267,19 +287,32 @@ SCORING = Record(
 
 # ---- cards --------------------------------------------------------------------------
 
+_CARD_FIELDS = {
+    "id": _f(Str(), "unique in the pack"),
+    "name": _f(Str()),
+    "kind": _f(Str(), "one of the vocabulary's kinds"),
+    "count": _f(OneOf(options=(Int(minimum=0), PARAM_NAME)), "copies: a number or a parameter"),
+    "zone": _f(Str(), "the shared zone its copies start in"),
+    "symbols": _f(NAMES, "symbols printed on it"),
+    "slots": _f(NAMES, "token kinds it has slots for"),
+    "text": _f(Str(doc="card text: sections such as 'ACTION: draw 1 card', and abilities")),
+    "wild": _f(CONDITION, "while this holds for its owner, the card counts as one of every symbol"),
+}
+_CARD_EXTRA = ((PROPERTY_NAME, OneOf(options=(Int(), Str()))),)
 CARD = Record(
-    doc="A card (docs/modding.md#cards). Other keys are the properties the vocabulary declares.",
+    doc="A card (docs/modding.md#cards): an id, or copies each with its id. Other keys are the properties "
+    "the vocabulary declares.",
     fields={
-        "id": _f(Str(), "unique in the pack", required=True),
-        "name": _f(Str()),
-        "kind": _f(Str(), "one of the vocabulary's kinds"),
-        "count": _f(OneOf(options=(Int(minimum=0), PARAM_NAME)), "copies: a number or a parameter"),
-        "zone": _f(Str(), "the shared zone its copies start in"),
-        "symbols": _f(NAMES, "symbols printed on it"),
-        "slots": _f(NAMES, "token kinds it has slots for"),
-        "text": _f(Str(doc="card text: sections such as 'ACTION: draw 1 card'")),
+        **_CARD_FIELDS,
+        "copies": _f(
+            Seq(
+                Record(fields={**_CARD_FIELDS, "id": _f(Str(), "unique in the pack", required=True)}, extra=_CARD_EXTRA)
+            ),
+            "one text, several printings: each item is a card with these fields over the entry's",
+        ),
     },
-    extra=((PROPERTY_NAME, OneOf(options=(Int(), Str()))),),
+    extra=_CARD_EXTRA,
+    exclusive=(("id", "copies"),),
 )
 CARD_FIELDS = CARD.names()
 

@@ -1,0 +1,282 @@
+"""Abilities written on cards: continuous, triggered, activated, and lasting ones.
+
+The rules text names *moments* (`announce harvest`), *windows* (`use action abilities`)
+and *quantities* (`your hand-limit`); cards answer them with their abilities. Which card
+types listen to which moment, window or quantity is worked out once when the rules are
+compiled (`Listeners`), so a moment nobody hears costs one set lookup.
+
+A card's triggered and activated abilities work while it lies in its owner's ability zone
+(the pack's `abilities:`); a continuous ability names its own spot. Lasting abilities are
+`Lasting` entries in the state, kept until the end of the turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rules_dsl.effects.base import CURRENT, Effect, source_of
+from rules_dsl.effects.choices import card_options
+from rules_dsl.effects.values import CardExpr, Cond, Num, NumExpr
+from rules_dsl.state import Decision, Frame, GameState, Lasting
+
+SUBJECTS = ("you", "opponent", "player")
+
+
+@attrs.define
+class Listeners:
+    """What the compiled abilities listen to. Filled while compiling, read while playing."""
+
+    moments: set[str] = attrs.Factory(set)  # moments some triggered ability answers
+    windows: set[str] = attrs.Factory(set)  # windows some activated ability uses
+    zone: str = ""  # the pack's ability zone (per player)
+    facing: str = ""  # "" any | "up" | "down"
+
+
+@attrs.frozen(eq=False)
+class Modifier:
+    """One change to a quantity: `add 1 to your hand-limit if ...`."""
+
+    quantity: str
+    sign: int
+    amount: NumExpr
+    cond: Cond | None
+    zone: str = ""  # where the card must lie (for a card's continuous ability)
+    facing: str = ""
+    constant: int | None = None  # the change, when it depends on nothing
+
+    def value(self, st: GameState, fr: Frame) -> int:
+        if self.constant is not None:
+            return self.constant
+        if self.cond is not None and not self.cond.test(st, fr):
+            return 0
+        return self.sign * self.amount.num(st, fr)
+
+
+def constant_of(sign: int, amount: NumExpr, cond: Cond | None) -> int | None:
+    if cond is None and isinstance(amount, Num):
+        return sign * amount.value
+    return None
+
+
+@attrs.frozen(eq=False)
+class ModifyAbility(Effect):
+    """A lasting change to a quantity (run only through `Quantity`)."""
+
+    eid: int
+    text: str
+    modifier: Modifier
+
+
+@attrs.frozen(eq=False)
+class TriggerAbility(Effect):
+    """`WHEN <subject> <moment> [this card]: body`. Run only by `Announce`."""
+
+    eid: int
+    text: str
+    moment: str
+    subject: str  # "you" | "opponent" | "player"
+    this_card: bool
+    body: Effect
+
+    def hears(self, owner: int, announcer: int, card: int, subject_card: int) -> bool:
+        if self.subject == "you" and owner != announcer:
+            return False
+        if self.subject == "opponent" and owner == announcer:
+            return False
+        return not self.this_card or card == subject_card
+
+
+@attrs.frozen(eq=False)
+class ActivatedAbility(Effect):
+    """`ONCE PER TURN, during your <window>: body`. Run only by `UseAbilities`."""
+
+    eid: int
+    text: str
+    window: str
+    body: Effect
+
+
+def _spot_cards(st: GameState, zone: str, facing: str, player: int) -> list[int]:
+    cards = st.zones[f"{zone}.{player}"]
+    if not facing:
+        return cards
+    up = facing == "up"
+    return [c for c in cards if st.cards[c].up is up]
+
+
+@attrs.frozen(eq=False)
+class Announce(Effect):
+    """`announce MOMENT [for CARD]`: every ability that answers the moment runs, in seat
+    order from the announcing player; each absorbs its own failure."""
+
+    eid: int
+    text: str
+    moment: str
+    card_expr: CardExpr | None
+    listeners: Listeners
+
+    @property
+    def atomic(self) -> bool:  # type: ignore[override]
+        return self.moment not in self.listeners.moments
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        return True  # nobody listens
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.data is None:
+            fr.data = self.collect(st, fr)
+        st.failed = False  # the previous ability's failure is its own
+        if not fr.data:
+            st.frames.pop()
+            return
+        eid, player, src, names = fr.data.pop(0)
+        st.frames.append(Frame(eid, player, src, 0, dict(names), None))
+
+    def collect(self, st: GameState, fr: Frame) -> list[Any]:
+        rules = CURRENT.rules
+        lis = self.listeners
+        subject = self.card_expr.card(st, fr) if self.card_expr is not None else -1
+        found: list[Any] = []
+        for i in range(st.players):
+            owner = (fr.player + i) % st.players
+            for c in _spot_cards(st, lis.zone, lis.facing, owner):
+                for t in rules.cards[st.cards[c].type].triggers:
+                    if t.moment == self.moment and t.hears(owner, fr.player, c, subject):
+                        found.append([t.body.eid, owner, c, {}])
+            for entry in st.lasting:
+                if entry.player != owner:
+                    continue
+                ab = rules.effects[entry.ability]
+                if isinstance(ab, TriggerAbility) and ab.moment == self.moment and ab.hears(owner, fr.player, -1, -1):
+                    found.append([ab.body.eid, owner, entry.src, dict(entry.vars)])
+        return found
+
+
+@attrs.frozen(eq=False)
+class UseAbilities(Effect):
+    """`use WINDOW abilities`: you may use, one after another, each activated ability of
+    your cards for this window that you have not used this turn, or stop."""
+
+    eid: int
+    text: str
+    window: str
+    listeners: Listeners
+
+    @property
+    def atomic(self) -> bool:  # type: ignore[override]
+        return self.window not in self.listeners.windows
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        return True  # no card has such an ability
+
+    def usable(self, st: GameState, fr: Frame) -> list[tuple[int, ActivatedAbility]]:
+        rules = CURRENT.rules
+        lis = self.listeners
+        out = []
+        for c in _spot_cards(st, lis.zone, lis.facing, fr.player):
+            for ab in rules.cards[st.cards[c].type].activated:
+                if ab.window != self.window or f"{ab.eid}:{c}" in st.used:
+                    continue
+                probe = Frame(ab.body.eid, fr.player, c, 0, {}, None)
+                st.frames.append(probe)
+                try:
+                    ok = ab.body.can_start(st, probe)
+                finally:
+                    st.frames.pop()
+                if ok:
+                    out.append((c, ab))
+        return out
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        st.failed = False  # a used ability that failed part-way is done
+        usable = self.usable(st, fr)
+        if not usable:
+            st.frames.pop()
+            return
+        ids, chosen = card_options(st, [c for c, _ in usable])
+        values: list[Any] = [[c, ab.eid] for c, ab in usable if c in chosen]
+        st.pending = Decision(
+            fr.player, f"use an ability ({self.window})?", [*ids, "pass"], [*values, None], source_of(st, fr)
+        )
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value is None:
+            st.frames.pop()
+            return
+        card, eid = value
+        st.used.append(f"{eid}:{card}")
+        ab = CURRENT.rules.effects[eid]
+        assert isinstance(ab, ActivatedAbility)
+        st.frames.append(Frame(ab.body.eid, fr.player, card, 0, {}, None))
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return True
+
+
+@attrs.frozen(eq=False)
+class StartLasting(Effect):
+    """`for the rest of this turn: ...`: the abilities are kept in the state, with the
+    names the card's own text has bound, until the end of the turn. (Names the rules
+    bound around it are left out: a lasting trigger must see the live `the kind` or
+    `the target` of the moment it answers, not a stale one.)"""
+
+    eid: int
+    text: str
+    abilities: tuple[Effect, ...]
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        names: dict[str, Any] = {}
+        for f in st.frames:
+            if f.vars and f.src == fr.src:
+                names.update(f.vars)
+        for ab in self.abilities:
+            st.lasting.append(Lasting(ab.eid, fr.player, fr.src, dict(names)))
+        return True
+
+
+@attrs.frozen
+class Quantity(NumExpr):
+    """`your hand-limit`: the quantity's start plus what every ability in force adds."""
+
+    name: str
+    start: NumExpr
+    opponent: bool = False
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        player = (fr.player + 1) % st.players if self.opponent else fr.player
+        start = self.start
+        total = start.value if start.__class__ is Num else start.num(st, fr, cand)
+        rules = CURRENT.rules
+        spots = rules.quantity_spots.get(self.name)
+        if spots:
+            types = rules.cards
+            states = st.cards
+            seat = f".{player}"
+            for zone, _facing in spots:
+                for c in st.zones[zone + seat]:
+                    cs = states[c]
+                    mods = types[cs.type].mods.get(self.name)
+                    if not mods:
+                        continue
+                    for m in mods:
+                        if m.zone != zone or (m.facing and cs.up is not (m.facing == "up")):
+                            continue
+                        if m.constant is not None:
+                            total += m.constant
+                        else:
+                            total += m.value(st, Frame(-1, player, c, 0, None, None))
+        if st.lasting:
+            for entry in st.lasting:
+                ab = rules.effects[entry.ability]
+                if entry.player != player or not isinstance(ab, ModifyAbility) or ab.modifier.quantity != self.name:
+                    continue
+                probe = Frame(-1, player, entry.src, 0, dict(entry.vars), None)
+                st.frames.append(probe)
+                try:
+                    total += ab.modifier.value(st, probe)
+                finally:
+                    st.frames.pop()
+        return total
