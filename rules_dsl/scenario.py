@@ -353,12 +353,12 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
             st.cards[c].loc = ukey
             st.cards[c].up = True
             st.zones[ukey].append(c)
-    for name, values in mapping(pos.get("counters"), "position: counters", "{fighter: [3, 0]}").items():
+    for name, values in mapping(pos.get("counters"), "position: counters", "{coins: [3, 0]}").items():
         if name not in st.counters:
             hint = suggest(str(name), st.counters)
             raise ScenarioError(f"unknown player counter {name!r}" + (f" ({hint})" if hint else ""))
         st.counters[name] = numbers(values, f"counter {name}", st.players)
-    for name, value in mapping(pos.get("shared"), "position: shared", "{influence-supply: 10}").items():
+    for name, value in mapping(pos.get("shared"), "position: shared", "{bank: 10}").items():
         if name not in st.shared:
             hint = suggest(str(name), st.shared)
             raise ScenarioError(f"unknown shared counter {name!r}" + (f" ({hint})" if hint else ""))

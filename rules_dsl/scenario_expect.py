@@ -303,11 +303,11 @@ def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> li
         ok = actual == wanted
         checks.append(Check(f"{when}: {name}", ok, "" if ok else f"expected {wanted!r}, got {actual!r}"))
 
-    for name, values in mapping(exp.get("counters"), "expect: counters", "{fighter: [1, 2]}").items():
+    for name, values in mapping(exp.get("counters"), "expect: counters", "{coins: [1, 2]}").items():
         if name not in st.counters:
             raise ScenarioError(f"unknown player counter {name!r}")
         scalar(f"counter {name}", st.counters[name], values)
-    for name, value in mapping(exp.get("shared"), "expect: shared", "{influence-supply: 20}").items():
+    for name, value in mapping(exp.get("shared"), "expect: shared", "{bank: 20}").items():
         if name not in st.shared:
             raise ScenarioError(f"unknown shared counter {name!r}")
         scalar(f"counter {name}", st.shared[name], value)
@@ -316,7 +316,7 @@ def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> li
         checks.append(compare_zones(engine, st, [key], value, f"{when}: zone {name}"))
     for seat_key, zones in mapping(exp.get("players"), "expect: players", "{1: {hand: 5}}").items():
         seat = seat_of(st, seat_key)
-        for name, value in mapping(zones, f"expect: players: {seat_key}", "{hand: [survey], fighter: 3}").items():
+        for name, value in mapping(zones, f"expect: players: {seat_key}", "{hand: [scout], coins: 3}").items():
             if name in st.counters:
                 scalar(f"player {seat + 1}'s {name}", st.counters[name][seat], value)
                 continue

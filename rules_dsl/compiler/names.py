@@ -1,6 +1,6 @@
 """Compile-time check that every variable is bound where it is used.
 
-Lookup is dynamic (docs/dsl.md#scope): `LEAD: survey X` sees the `X` that the text
+Lookup is dynamic (docs/dsl.md#scope): `LEAD: draw X cards` sees the `X` that the text
 running `do the role's LEAD` bound before it. So a variable used in a text is bound if a
 `let` comes before it in that text, or if it is bound at every place that runs the text:
 every `do ... LABEL` for a card section, every call of a procedure (a call with a number

@@ -53,7 +53,7 @@ CURRENT = _Current()
 
 
 def running_card(rules: Rules, st: GameState) -> str:
-    """The card whose text is running ("'survey' (Survey)"), or ""."""
+    """The card whose text is running ("'scout' (Scout)"), or ""."""
     for fr in reversed(st.frames):
         if 0 <= fr.src < len(st.cards):
             card = rules.cards[st.cards[fr.src].type]

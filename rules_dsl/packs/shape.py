@@ -196,7 +196,7 @@ ZONE = Record(
 COUNTER = Record(
     fields={
         "per": _f(PER, "player (the default) or game"),
-        "plural": _f(Str(), "the plural word: gain 2 fighters"),
+        "plural": _f(Str(), "the plural word: gain 2 coins"),
         "start": _f(NUMBER_OR_PARAM, "the starting value"),
         "supply": _f(Str(), "a per-game counter that gaining takes from"),
     }

@@ -64,12 +64,13 @@ class Result:
 
 
 class CardTextFuzzer:
-    """A pack loaded once; `run(text)` puts the text on `card` and tries it."""
+    """A pack loaded once; `run(text)` puts the text on `card` (by default the first card
+    with a text) and tries it."""
 
     def __init__(
         self,
         pack: str = "base",
-        card: str = "survey",
+        card: str | None = None,
         games: int = 2,
         players: int = 2,
         max_decisions: int = 200,
@@ -79,6 +80,8 @@ class CardTextFuzzer:
         problems = Problems()
         self.sources = load_sources(pack_paths(pack), problems)
         problems.raise_if_any()
+        if card is None:
+            card = next((c.id for s in self.sources for c in s.cards if "text" in c.fields), "")
         self.card = card
         self.games = games
         self.players = players
