@@ -54,6 +54,18 @@ class EndTrigger:
 
 
 @attrs.frozen
+class Invariant:
+    """A pack's claim about every position of its game (see compiler/invariants.py)."""
+
+    name: str
+    kind: str  # holds | constant | never-decreases | never-increases
+    claim: Any  # a Cond for holds, else a NumExpr
+    each_player: NumExpr | None  # added once per player, for the expression claims
+    file: str
+    line: int
+
+
+@attrs.frozen
 class Variant:
     name: str
     description: str
@@ -87,3 +99,4 @@ class Rules:
     overrides: tuple[str, ...] = ()  # what later packs replaced, for the loader's report
     wild: dict[int, Cond] = attrs.Factory(dict)  # card type -> when it counts as every symbol
     step_limit: int = 20000
+    invariants: tuple[Invariant, ...] = ()

@@ -48,6 +48,7 @@ EXPECT_KEYS = {
     "round",
     "end-trigger",
     "log",
+    "invariants",
 }
 CARD_KEYS = {"card", "face", "under", "tokens"}
 
@@ -438,6 +439,21 @@ def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> li
         scalar("tie-breaks", st.tiebreaks, exp["tiebreaks"])
     if "log" in exp:
         scalar("decision log", st.log, exp["log"])
+    if "invariants" in exp:
+        checks.extend(_invariant_checks(engine, st, exp["invariants"], when))
     problems = engine.check(st)
     checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
     return checks
+
+
+def _invariant_checks(engine: Engine, st: GameState, wanted: Any, when: str) -> list[Check]:
+    """`invariants: {NAME: WANTED}`: pack or engine invariants (see rules_dsl/checking/expectations.py)."""
+    from rules_dsl.checking.expectations import check_named
+
+    if not isinstance(wanted, dict):
+        raise ScenarioError("invariants: give {NAME: true} (or a number, {at-least: N}, {at-most: N})")
+    out = []
+    for name, value in wanted.items():
+        ok, detail = check_named(engine, st, str(name), value)
+        out.append(Check(f"{when}: invariant {name}", ok, detail))
+    return out

@@ -9,6 +9,7 @@ from typing import Any
 import attrs
 
 from rules_dsl import ast
+from rules_dsl.compiler.invariants import compile_invariants
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
 from rules_dsl.compiler.vocabulary import Vocabulary, read_vocabulary
 from rules_dsl.effects.base import Effect
@@ -163,6 +164,15 @@ class _Builder:
         phases = self.compile_turn(sc)
         triggers, extra = self.compile_end(sc)
         score, tiebreak = self.compile_scoring(sc)
+        invariants = compile_invariants(
+            self.parts.get("invariants", []),
+            sc,
+            self.problems,
+            self.parse_text,
+            self.report,
+            self._text_loc,
+            self.overridden,
+        )
         sc.finish_procedures(self.problems, text_pos)
         players = self.player_range()
         bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
@@ -209,6 +219,7 @@ class _Builder:
             draw_to=voc.draw[1],
             overrides=tuple(self.overridden),
             wild=wild,
+            invariants=invariants,
         )
 
     def player_range(self) -> tuple[int, int]:

@@ -30,6 +30,7 @@ PARTS = {
     "procedures",
     "game-end",
     "scoring",
+    "invariants",
     "cards",
 }
 

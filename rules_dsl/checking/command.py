@@ -1,0 +1,181 @@
+"""`rules-dsl check PACK...`: the command line around the runner, with a progress bar and summary."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rules_dsl.checking.runner import CheckOptions, Failure, Outcome, run_check
+from rules_dsl.checking.scenario_file import write_scenario
+from rules_dsl.engine import Engine, builtin_packs, pack_paths
+from rules_dsl.errors import RulesError
+from rules_dsl.testing.games import DRAWN, MAX_DECISIONS
+
+DESCRIPTION = """\
+Play random legal games of each PACK through hypothesis and check, at every position, the
+engine's invariants (every card in one place, no negative counter, a decision always has
+an option, no step limit, the game ends, replay and JSON round trips are identical,
+observations hide what they must) and the pack's own `invariants:`. A failing game is
+shrunk to a minimal decision log, printed, and written as a scenario file that fails
+until the problem is fixed (run it with `rules-dsl scenario FILE`)."""
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "check",
+        help="property-check packs with random legal games; shrink and save any failure as a scenario",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("packs", nargs="+", metavar="PACK", help="a built-in pack id or pack folders separated by commas")
+    p.add_argument(
+        "--players", type=int, action="append", metavar="N", help="a player count; repeat for several (default: all)"
+    )
+    p.add_argument("--variant", action="append", metavar="NAME", help="a variant for every game; repeat for several")
+    p.add_argument("--variant-mixes", action="store_true", help="also play games with any mix of the pack's variants")
+    p.add_argument("--games", type=int, default=100, help="games per pack (default: 100)")
+    p.add_argument("--seed", type=int, default=1, help="hypothesis seed: the same seed checks the same games")
+    p.add_argument("--processes", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument(
+        "--max-decisions",
+        type=int,
+        default=MAX_DECISIONS,
+        help=f"a game not over after this many decisions does not end (default: {MAX_DECISIONS})",
+    )
+    p.add_argument(
+        "--drawn",
+        type=int,
+        default=DRAWN,
+        help=f"decisions hypothesis picks in each game before a seeded random player goes on (default: {DRAWN})",
+    )
+    p.add_argument(
+        "--out", default="check-failures", help="folder for the scenario files of failures (default: check-failures)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def _positive(name: str, value: int) -> None:
+    if value < 1:
+        raise RulesError(f"{name} must be at least 1, not {value}")
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in ("games", "processes", "max_decisions"):
+        _positive("--" + name.replace("_", "-"), getattr(args, name))
+    if args.drawn < 0:
+        raise RulesError(f"--drawn must be 0 or more, not {args.drawn}")
+    console = Console(stderr=True)
+    out = Console()
+    builtin = set(builtin_packs())
+    rows: list[tuple[str, Outcome, int]] = []
+    status = 0
+    for pack in args.packs:
+        paths = pack_paths(pack)
+        engine = Engine.load(paths)
+        outcome = _check_pack(engine, pack, paths, _options(engine, args), args, console)
+        rows.append((pack, outcome, len(engine.rules.invariants)))
+        if outcome.failure is not None:
+            status = 1
+            name = Path(paths[-1]).name if pack not in builtin else pack
+            target = Path(args.out) / f"{_slug(name)}-{_slug(outcome.failure.invariant)[:40].strip('-')}.yaml"
+            written = write_scenario(outcome.failure, pack, paths, builtin, target)
+            print(render_failure(pack, outcome.failure, written), flush=True)
+    out.print(summary(rows))
+    return status
+
+
+def _check_pack(
+    engine: Engine, pack: str, paths: list[str], opts: CheckOptions, args: argparse.Namespace, console: Console
+) -> Outcome:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=args.quiet,
+    ) as bar:
+        task = bar.add_task(f"checking {pack}", total=opts.games)
+        shrinks = 0
+
+        def progress(kind: str) -> None:
+            nonlocal shrinks
+            if kind == "game":
+                bar.advance(task)
+            else:
+                shrinks += 1
+                bar.update(task, description=f"checking {pack}: shrinking a failure ({shrinks} runs)")
+
+        return run_check(engine, paths, opts, args.processes, progress)
+
+
+def _options(engine: Engine, args: argparse.Namespace) -> CheckOptions:
+    rules = engine.rules
+    players = tuple(args.players or ())
+    for n in players:
+        if not rules.min_players <= n <= rules.max_players:
+            raise RulesError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}")
+    variants: tuple[str, ...] | None = None
+    if args.variant:
+        variants = tuple(args.variant)
+        engine.new_game(players[0] if players else rules.min_players, 1, list(variants))  # unknown: clear error
+    return CheckOptions(
+        players=players,
+        variants=(variants,),
+        variant_mixes=args.variant_mixes,
+        games=args.games,
+        seed=args.seed,
+        max_decisions=args.max_decisions,
+        drawn=args.drawn,
+    )
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "pack"
+
+
+def render_failure(pack: str, failure: Failure, scenario: Path) -> str:
+    spec = failure.spec
+    what = "an invariant of the pack cannot be worked out" if failure.of_invariant else "an invariant is broken"
+    lines = [
+        f"FAIL {pack}: {what}",
+        f"  invariant: {failure.invariant}",
+        f"  problem:   {failure.detail}",
+        f"  where:     {failure.where}",
+        f"  game:      {spec.players} players, seed {spec.seed}, variants: "
+        + ("the pack's defaults" if spec.variants is None else ", ".join(spec.variants) or "none"),
+        f"  shrunk decision log ({len(failure.log)} decision{'s' * (len(failure.log) != 1)}):",
+    ]
+    if failure.applied < len(failure.log):
+        lines.append("    (the last one fails when applied)")
+    width = len(str(len(failure.log)))
+    lines += [f"    {str(i + 1).rjust(width)}. {option}" for i, option in enumerate(failure.log)]
+    lines.append(f"  scenario:  {scenario}  (rules-dsl scenario {scenario})")
+    return "\n".join(lines)
+
+
+def summary(rows: list[tuple[str, Outcome, int]]) -> Table:
+    table = Table(title="rules-dsl check")
+    for col in ("pack", "result", "games", "decisions", "checks", "invariants", "shrinks", "time"):
+        table.add_column(col, justify="left" if col in ("pack", "result") else "right")
+    for pack, outcome, declared in rows:
+        s = outcome.stats
+        result = "ok" if outcome.failure is None else ("INVARIANT PROBLEM" if outcome.failure.of_invariant else "FAIL")
+        table.add_row(
+            pack,
+            result,
+            str(s.games),
+            f"{s.decisions:,}",
+            f"{s.checks:,}",
+            str(declared),
+            str(s.shrink_runs),
+            f"{s.seconds:.1f}s",
+        )
+    return table
