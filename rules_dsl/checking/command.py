@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.drawn < 0:
         raise RulesError(f"--drawn must be 0 or more, not {args.drawn}")
     console = Console(stderr=True)
-    out = Console()
+    out = Console(width=None if sys.stdout.isatty() else 120)
     builtin = set(builtin_packs())
     rows: list[tuple[str, Outcome, int]] = []
     status = 0
