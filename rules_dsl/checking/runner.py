@@ -37,6 +37,8 @@ class CheckOptions:
     games: int = 100
     seed: int = 1
     max_decisions: int = MAX_DECISIONS
+    horizon: int = 0  # > 0: only the first `horizon` decisions of each game (a search for a shorter failure)
+    shorten: int = 3  # rounds of that search after a failure
     drawn: int = DRAWN
     round_trips: int = 3  # JSON round trips per game, at drawn positions
     looks: int = 10  # positions per game where every observation is checked by swapping hidden cards
@@ -127,7 +129,8 @@ class GameChecker:
 
         try:
             try:
-                played = play(engine, state, choose, on_step, self.opts.max_decisions, before_apply)
+                limit = self.opts.horizon or self.opts.max_decisions
+                played = play(engine, state, choose, on_step, limit, before_apply)
             except Broken:
                 raise
             except RulesLoopError as exc:
@@ -135,6 +138,8 @@ class GameChecker:
             except Exception as exc:  # an engine error on a legal option is a finding, not a crash
                 raise Broken(properties.RUNS, f"{type(exc).__name__}: {exc}") from None
             stats.decisions += len(played)
+            if self.opts.horizon and not state.over:
+                return
             if not state.over:
                 raise Broken(
                     properties.ENDS, f"the game is not over after {self.opts.max_decisions} decisions", expected="over"
@@ -167,7 +172,31 @@ class _Found(Exception):
 def check_games(
     engine: Engine, opts: CheckOptions, progress: Progress | None = None, stop: Callable[[], bool] | None = None
 ) -> Outcome:
-    """Play `opts.games` games through hypothesis; the shrunk failure if one breaks."""
+    """Play `opts.games` games through hypothesis; the shrunk failure if one breaks.
+
+    Shrinking is local: it cannot swap a game's seed for another whose deal shows the
+    failure sooner. So after a failure of n decisions, up to `opts.shorten` more searches
+    look for one in games cut at n - 1 decisions, keeping the shortest found.
+    """
+    outcome = _search(engine, opts, progress, stop)
+    failure = outcome.failure
+    for k in range(opts.shorten):
+        if failure is None or len(failure.log) <= 1 or failure.invariant == properties.ENDS:
+            break
+        tighter = attrs.evolve(opts, horizon=len(failure.log) - 1, seed=opts.seed + 7919 * (k + 1))
+        shorter = _search(engine, tighter, (lambda _kind: progress("shrink")) if progress else None, stop)
+        outcome.stats.shrink_runs += shorter.stats.games + shorter.stats.shrink_runs
+        outcome.stats.checks += shorter.stats.checks
+        outcome.stats.seconds += shorter.stats.seconds
+        if shorter.failure is None or len(shorter.failure.log) >= len(failure.log):
+            break
+        failure = shorter.failure
+    return Outcome(outcome.stats, failure)
+
+
+def _search(
+    engine: Engine, opts: CheckOptions, progress: Progress | None = None, stop: Callable[[], bool] | None = None
+) -> Outcome:
     stats = Stats()
     checker = GameChecker(engine, opts, stats)
     found: list[Failure] = []
