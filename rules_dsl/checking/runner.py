@@ -86,7 +86,7 @@ def _where(engine: Engine, st: GameState, applied: int, last: tuple[int, str, st
     if last is not None:
         player, option, prompt, source = last
         parts.append(f"the last: player {player + 1} chose {option!r} to {prompt}" + (f" ({source})" if source else ""))
-    parts.append(f"turn {st.turn + 1}, player {st.active + 1}'s {st.phase} phase")
+    parts.append(f"now turn {st.turn + 1}, player {st.active + 1}'s {st.phase} phase")
     return "; ".join(parts)
 
 
