@@ -193,3 +193,24 @@ def test_an_invariant_that_cannot_be_worked_out_is_its_own_problem(tmp_path: Pat
     assert "cannot be worked out" in failure.detail and "nothing is called 'X'" in failure.detail
     assert failure.log == ()  # found at set-up: the shortest reproduction
     assert "(a problem of the invariant)" in scenario_text(failure, "base")
+
+
+@pytest.mark.parametrize(
+    "claim, wanted",
+    [
+        ("holds: your hand is at most 3", "true"),
+        ("constant: the number of cards in your hand", "5"),
+        ("never-increases: the number of cards in your hand", '{"at-most": 5}'),
+    ],
+)
+def test_a_false_pack_invariant_is_pinned_by_its_scenario(claim: str, wanted: str, tmp_path: Path) -> None:
+    folder = mod(tmp_path, f"  - name: a claim about hands\n    {claim}\n")
+    paths = [str(ROOT / "cards"), str(folder)]
+    failure = check(Engine.load(paths), paths, games=4)
+    assert failure is not None and not failure.of_invariant
+    assert failure.invariant == "pack invariant 'a claim about hands'"
+    assert len(failure.log) <= 1
+    written = write_scenario(failure, ",".join(paths), paths, set(), tmp_path / "pinned.yaml")
+    assert f'"a claim about hands": {wanted}' in written.read_text(encoding="utf-8")
+    report = run_scenario_file(written)
+    assert [c.name for c in report.checks if not c.ok] == ["at the end: invariant a claim about hands"]
