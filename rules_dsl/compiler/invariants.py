@@ -22,15 +22,11 @@ from rules_dsl.compiler.statements import CompileError, StatementCompiler
 from rules_dsl.errors import suggest
 from rules_dsl.packs.loader import Problems, key_loc, value_loc
 from rules_dsl.packs.model import Loc, Located
+from rules_dsl.packs.shape import INVARIANT, INVARIANT_CLAIMS
 from rules_dsl.rules import Invariant
 
-CLAIMS = {
-    "holds": "condition",
-    "constant": "expression",
-    "never-decreases": "expression",
-    "never-increases": "expression",
-}
-KEYS = ["name", *CLAIMS, "plus-each-player"]
+CLAIMS = {claim: "condition" if claim == "holds" else "expression" for claim in INVARIANT_CLAIMS}
+KEYS = sorted(INVARIANT.names())
 
 TextLoc = Callable[[Any, Any, Loc], tuple[int, int, int, int, int]]
 ParseText = Callable[[Located, str], Any]
