@@ -36,7 +36,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("packs", nargs="+", metavar="PACK", help="a built-in pack id or pack folders separated by commas")
     p.add_argument(
-        "--players", type=int, action="append", metavar="N", help="a player count; repeat for several (default: all)"
+        "--players",
+        type=int,
+        action="extend",
+        nargs="+",
+        metavar="N",
+        help="player counts, e.g. --players 2 3 (default: every count the pack allows)",
     )
     p.add_argument("--variant", action="append", metavar="NAME", help="a variant for every game; repeat for several")
     p.add_argument("--variant-mixes", action="store_true", help="also play games with any mix of the pack's variants")
