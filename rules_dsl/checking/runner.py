@@ -99,8 +99,15 @@ class GameChecker:
         self.stats = stats
 
     def run(
-        self, spec: GameSpec, choose: Callable[[GameState], str], trips: set[int], looks: set[int], swap_seed: int
+        self,
+        spec: GameSpec,
+        choose: Callable[[GameState], str],
+        trips: set[int],
+        looks: set[int],
+        swap_seed: int,
+        horizon: int = 0,
     ) -> None:
+        """`horizon` > 0 (or `opts.horizon`): check only that many decisions of the game."""
         engine, stats = self.engine, self.stats
         tracker = Tracker(engine.rules)
         rnd = random.Random(swap_seed)
@@ -129,8 +136,8 @@ class GameChecker:
 
         try:
             try:
-                limit = self.opts.horizon or self.opts.max_decisions
-                played = play(engine, state, choose, on_step, limit, before_apply)
+                horizon = horizon or self.opts.horizon
+                played = play(engine, state, choose, on_step, horizon or self.opts.max_decisions, before_apply)
             except Broken:
                 raise
             except RulesLoopError as exc:
@@ -138,7 +145,7 @@ class GameChecker:
             except Exception as exc:  # an engine error on a legal option is a finding, not a crash
                 raise Broken(properties.RUNS, f"{type(exc).__name__}: {exc}") from None
             stats.decisions += len(played)
-            if self.opts.horizon and not state.over:
+            if horizon and not state.over:
                 return
             if not state.over:
                 raise Broken(
@@ -200,6 +207,9 @@ def _search(
     stats = Stats()
     checker = GameChecker(engine, opts, stats)
     found: list[Failure] = []
+    # Once a failure within the drawn decisions is found, a game that goes past it without
+    # failing cannot shrink it (it draws more), so shrinking runs stop there.
+    cap = [0]
     specs = game_specs(engine, opts.players or None, list(opts.variants), variant_mixes=opts.variant_mixes)
 
     @settings(
@@ -223,9 +233,12 @@ def _search(
         looks = set(data.draw(st.lists(st.integers(0, 400), max_size=opts.looks), label="observation checks"))
         swap_seed = data.draw(st.integers(0, 2**16), label="swap seed")
         try:
-            checker.run(spec, drawing_chooser(data, opts.drawn), trips, looks, swap_seed)
+            checker.run(spec, drawing_chooser(data, opts.drawn), trips, looks, swap_seed, cap[0])
         except _Found as exc:
             found.append(exc.failure)
+            f = exc.failure
+            if f.invariant != properties.ENDS and len(f.log) <= opts.drawn:
+                cap[0] = min(cap[0] or len(f.log), len(f.log))
             if progress is not None:
                 progress("shrink")
             stats.shrink_runs += 1
