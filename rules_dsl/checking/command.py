@@ -45,23 +45,30 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--variant", action="append", metavar="NAME", help="a variant for every game; repeat for several")
     p.add_argument("--variant-mixes", action="store_true", help="also play games with any mix of the pack's variants")
-    p.add_argument("--games", type=int, default=100, help="games per pack (default: 100)")
-    p.add_argument("--seed", type=int, default=1, help="hypothesis seed: the same seed checks the same games")
-    p.add_argument("--processes", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument("--games", type=int, default=100, metavar="N", help="games per pack (default: 100)")
+    p.add_argument(
+        "--seed", type=int, default=1, metavar="S", help="hypothesis seed: the same seed checks the same games"
+    )
+    p.add_argument("--processes", type=int, default=1, metavar="N", help="worker processes (default: 1)")
     p.add_argument(
         "--max-decisions",
         type=int,
+        metavar="N",
         default=MAX_DECISIONS,
         help=f"a game not over after this many decisions does not end (default: {MAX_DECISIONS})",
     )
     p.add_argument(
         "--drawn",
         type=int,
+        metavar="N",
         default=DRAWN,
         help=f"decisions hypothesis picks in each game before a seeded random player goes on (default: {DRAWN})",
     )
     p.add_argument(
-        "--out", default="check-failures", help="folder for the scenario files of failures (default: check-failures)"
+        "--out",
+        metavar="DIR",
+        default="check-failures",
+        help="folder for the scenario files of failures (default: check-failures)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
