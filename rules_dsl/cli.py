@@ -1,4 +1,4 @@
-"""The rules-dsl command line: simulate, cards, validate, scenario, playthrough, golden."""
+"""The rules-dsl command line: simulate, cards, validate, scenario, playthrough, play, golden, packs."""
 
 from __future__ import annotations
 
@@ -6,11 +6,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from rules_dsl.engine import Engine, builtin_packs, pack_paths
+import attrs
+import shtab
+
+from rules_dsl import terminal
+from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import PackError, RulesError
+from rules_dsl.rules import CardType, Rules
 
-PACK_HELP = f"a built-in pack ({', '.join(builtin_packs())}) or pack folders separated by commas (default: base)"
+PACK_HELP = "installed pack ids (`rules-dsl packs`) or pack folders, separated by commas (default: base)"
 
 
 def _engine(pack: str) -> Engine:
@@ -22,6 +28,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     paths = pack_paths(args.pack)
     engine = Engine.load(paths)  # report pack problems before starting workers
+    terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
     variants = None if args.variant is None else list(args.variant)
     if variants is not None:
         engine.new_game(args.players, args.seed, variants)  # unknown variant: a clear error now
@@ -38,62 +45,100 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
+    from rules_dsl.card_view import show_cards
+
+    return show_cards(_engine(args.pack).rules, args.card, args.players, args.variant, args.json)
+
+
+def card_json(rules: Rules, ct: CardType, compiled: bool = False) -> dict[str, Any]:
+    """A card's facts as JSON (`cards --json`); with `compiled`, each section's effect tree."""
     from rules_dsl.explain import effect_tree
 
-    engine = _engine(args.pack)
-    rules = engine.rules
-    if not args.card:
-        width = max(len(c.id) for c in rules.cards)
-        for ct in rules.cards:
-            count = ct.count if isinstance(ct.count, int) else f"{ct.count}"
-            print(f"{ct.id.ljust(width)}  {ct.kind:<10} x{count:<20} {ct.name}")
-        return 0
-    status = 0
-    for card_id in args.card:
-        index = rules.card_index.get(card_id)
-        if index is None:
-            from rules_dsl.errors import suggest
+    out: dict[str, Any] = {
+        "id": ct.id,
+        "name": ct.name,
+        "kind": ct.kind,
+        "zone": ct.zone,
+        "count": ct.count,
+        "symbols": dict(ct.symbols),
+        "slots": dict(ct.slots),
+        "properties": {k: (v if isinstance(v, int | str) else "(an expression)") for k, v in ct.props.items()},
+        "text": ct.text,
+        "sections": list(ct.sections),
+    }
+    if compiled:
+        out["compiled"] = {s: [line.strip() for line in effect_tree(rules.effects[e])] for s, e in ct.sections.items()}
+    return out
 
-            hint = suggest(card_id, rules.card_index)
-            print(f"no card {card_id!r} in {rules.name}" + (f" ({hint})" if hint else ""), file=sys.stderr)
-            status = 1
-            continue
-        ct = rules.cards[index]
-        print(f"{ct.name} ({ct.id}), {ct.kind}, starts in {ct.zone}, copies: {ct.count}")
-        if ct.symbols:
-            print("  symbols: " + ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.symbols.items()))
-        if ct.slots:
-            print("  slots: " + ", ".join(f"{s} x{n}" if n > 1 else s for s, n in ct.slots.items()))
-        props = {
-            k: (v if isinstance(v, int | str) else "(an expression)") for k, v in ct.props.items() if v not in (0, "")
-        }
-        if props:
-            print("  " + ", ".join(f"{k}: {v}" for k, v in props.items()))
-        if ct.text:
-            print(f"  text: {ct.text}")
-        for section, eid in ct.sections.items():
-            print(f"  compiled {section}:")
-            for line in effect_tree(rules.effects[eid], 2):
-                print(line)
-    return status
+
+def cmd_packs(args: argparse.Namespace) -> int:
+    from rules_dsl.packs.installed import installed_packs
+
+    packs = list(installed_packs().values())
+    if args.json:
+        terminal.print_json([attrs.asdict(p) for p in packs])
+    else:
+        rows = [
+            (
+                p.id,
+                p.version,
+                ", ".join(p.requires) or "-",
+                terminal.player_range(*p.players) if p.players else "-",
+                p.engine or "any",
+                p.distribution,
+                p.problem or p.folder,
+            )
+            for p in packs
+        ]
+        headers = ("id", "version", "requires", "players", "engine", "installed by", "folder")
+        terminal.table(headers, rows, styles=("bold cyan",))
+    return 1 if any(p.problem for p in packs) else 0
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    sys.stdout.write(shtab.complete(build_parser(), args.shell))
+    return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from rules_dsl.compiler import compile_packs
+    from rules_dsl.packs.installed import resolve
     from rules_dsl.packs.loader import find_pack_folders
 
+    paths = resolve(args.paths)
+    folders = [str(p) for p in find_pack_folders(paths)]
     try:
-        rules = compile_packs(args.paths)
+        rules = compile_packs(paths)
     except PackError as exc:
-        print(exc.render(), file=sys.stderr)
+        if args.json:
+            terminal.print_json({"ok": False, "folders": folders, "problems": [attrs.asdict(p) for p in exc.problems]})
+        else:
+            print(exc.render(), file=sys.stderr)
         return 1
-    folders = ", ".join(str(p) for p in find_pack_folders(args.paths))
+    if args.json:
+        terminal.print_json(
+            {
+                "ok": True,
+                "folders": folders,
+                "packs": list(rules.packs),
+                "cards": len(rules.cards),
+                "effects": len(rules.effects),
+                "overrides": list(rules.overrides),
+                "additions": list(rules.additions),
+                "problems": [],
+            }
+        )
+        return 0
     for line in rules.overrides:
-        print(f"overridden: {line}")
+        terminal.say(f"overridden: {line}", style="yellow")
     if args.explain:
         for line in rules.additions:
             print(line)
-    print(f"ok: {folders}: {len(rules.cards)} cards, {len(rules.effects)} effects, packs {', '.join(rules.packs)}")
+    terminal.say(
+        f"ok: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
+        f"packs {', '.join(rules.packs)}",
+        style="green",
+    )
     return 0
 
 
@@ -112,14 +157,25 @@ def cmd_schema(args: argparse.Namespace) -> int:
 def cmd_scenario(args: argparse.Namespace) -> int:
     from rules_dsl.scenario import run_scenario_file
 
-    failed = 0
-    total = 0
-    for path in args.files:
-        report = run_scenario_file(path)
-        print(report.render(verbose=args.verbose))
-        total += 1
-        failed += 0 if report.ok else 1
-    print(f"{total - failed} passed, {failed} failed")
+    reports = [run_scenario_file(path) for path in args.files]
+    failed = sum(0 if report.ok else 1 for report in reports)
+    if args.json:
+        terminal.print_json(
+            {
+                "passed": len(reports) - failed,
+                "failed": failed,
+                "scenarios": [
+                    {"path": r.path, "name": r.name, "ok": r.ok, "checks": [attrs.asdict(c) for c in r.checks]}
+                    for r in reports
+                ],
+            }
+        )
+        return 0 if failed == 0 else 1
+    for report in reports:
+        for i, line in enumerate(report.render(verbose=args.verbose).splitlines()):
+            ok = report.ok if i == 0 else not line.startswith("  FAIL")
+            terminal.say(line, style="" if ok and i else "green" if ok else "red")
+    terminal.say(f"{len(reports) - failed} passed, {failed} failed", style="bold red" if failed else "bold green")
     return 0 if failed == 0 else 1
 
 
@@ -127,6 +183,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     from rules_dsl.trace import random_chooser, transcript
 
     engine = _engine(args.pack)
+    terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
     variants = None if args.variant is None else list(args.variant)
     text = transcript(engine, args.players, args.seed, variants, random_chooser(args.seed), "random playthrough")
     sys.stdout.write(text)
@@ -137,6 +194,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from rules_dsl.play import play
 
     engine = _engine(args.pack)
+    terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
+    terminal.check_seats(args.human or [1], args.players)
     variants = None if args.variant is None else list(args.variant)
     humans = {h - 1 for h in (args.human or [1])}
     play(engine, args.players, args.seed, variants, humans)
@@ -150,8 +209,9 @@ def cmd_golden(args: argparse.Namespace) -> int:
     if args.check:
         problems = check_golden(folder)
         for p in problems:
-            print(p)
-        print(f"{len(golden_games(folder)) - len(problems)} passed, {len(problems)} failed")
+            terminal.say(p, style="red")
+        summary = f"{len(golden_games(folder)) - len(problems)} passed, {len(problems)} failed"
+        terminal.say(summary, style="bold red" if problems else "bold green")
         return 1 if problems else 0
     for path in write_golden(folder):
         print(f"wrote {path}")
@@ -170,8 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play a batch of games between random bots and print a summary")
     p.add_argument("--pack", default="base", help=PACK_HELP)
-    p.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
-    p.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    p.add_argument("--players", type=terminal.whole_number(1), default=2, help="players per game (default: 2)")
+    p.add_argument("--games", type=terminal.whole_number(1), default=100, help="number of games (default: 100)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default: 1)")
     p.add_argument(
         "--variant",
@@ -180,19 +240,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="a pack variant; repeat for several (default: the pack's defaults)",
     )
     p.add_argument(
-        "--processes", type=int, default=1, help="worker processes (default: 1); results do not depend on it"
+        "--processes",
+        type=terminal.whole_number(1),
+        default=1,
+        help="worker processes (default: 1); results do not depend on it",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("cards", help="list a pack's cards, or show cards' text and compiled effects")
+    p = sub.add_parser(
+        "cards",
+        help="list a pack's cards, or show cards' facts, source and canonical text and compiled effects",
+    )
     p.add_argument("card", nargs="*", help="card ids to show (default: list all)")
     p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--players", type=int, help="work the facts out for this many players (default: 2)")
+    p.add_argument(
+        "--variant", action="append", metavar="NAME", help="a pack variant; repeat for several (default: the pack's)"
+    )
     p.set_defaults(func=cmd_cards)
 
-    p = sub.add_parser("validate", help="check pack folders and report every problem")
-    p.add_argument("paths", nargs="+", help="pack folders (or folders holding pack folders)")
+    p = sub.add_parser("validate", help="check packs, by installed id or folder, and report every problem")
+    p.add_argument(
+        "paths", nargs="+", help="installed pack ids or pack folders (or folders holding pack folders)"
+    ).complete = shtab.DIRECTORY  # type: ignore[attr-defined]
     p.add_argument("--explain", action="store_true", help="also list what each pack adds to the packs it requires")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema", help="write JSON Schemas of pack files, for YAML editors")
@@ -200,24 +274,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("scenario", help="run scenario files and report each expectation")
-    p.add_argument("files", nargs="+", help="scenario YAML files")
+    p.add_argument("files", nargs="+", help="scenario YAML files").complete = shtab.FILE  # type: ignore[attr-defined]
     p.add_argument("-v", "--verbose", action="store_true", help="show passing expectations too")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.set_defaults(func=cmd_scenario)
 
     p = sub.add_parser("playthrough", help="print a readable transcript of one random-bot game")
     p.add_argument("--pack", default="base", help=PACK_HELP)
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.set_defaults(func=cmd_playthrough)
 
     p = sub.add_parser("play", help="play a game at the terminal against random bots")
     p.add_argument("--pack", default="base", help=PACK_HELP)
-    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.add_argument(
-        "--human", type=int, action="append", metavar="SEAT", help="a seat you play (default: 1); repeat for hot seat"
+        "--human",
+        type=terminal.whole_number(1),
+        action="append",
+        metavar="SEAT",
+        help="a seat you play (default: 1); repeat for hot seat",
     )
     p.set_defaults(func=cmd_play)
 
@@ -229,6 +308,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dir", default="tests/golden", help="where the transcripts live (default: tests/golden)")
     p.add_argument("--check", action="store_true", help="compare instead of writing")
     p.set_defaults(func=cmd_golden)
+
+    p = sub.add_parser("packs", help="list every installed pack: id, version, requirements, where it came from")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.set_defaults(func=cmd_packs)
+
+    p = sub.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print a completion script; enable it with e.g. "
+        "`rules-dsl completion bash > ~/.local/share/bash-completion/completions/rules-dsl` "
+        'or `eval "$(rules-dsl completion bash)"` in ~/.bashrc.',
+    )
+    p.add_argument("shell", choices=shtab.SUPPORTED_SHELLS, help="the shell")
+    p.set_defaults(func=cmd_completion)
     return parser
 
 
@@ -243,8 +336,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PackError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
+    except terminal.UsageError as exc:
+        terminal.say(f"{parser.prog}: error: {exc}", style="red", stderr=True)
+        return 2
     except RulesError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        terminal.say(f"error: {exc}", style="red", stderr=True)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

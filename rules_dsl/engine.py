@@ -9,57 +9,24 @@ from typing import Any
 from rules_dsl import interpreter, observation, serialize
 from rules_dsl.compiler import compile_packs
 from rules_dsl.errors import StateFormatError
+from rules_dsl.packs.installed import installed_packs, resolve, with_requirements
 from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
 
-ROOT = Path(__file__).resolve().parent.parent
-PACK_FOLDERS = [ROOT / "cards", ROOT / "expansions"]  # where the built-in packs live
-
 
 def builtin_packs() -> dict[str, list[Path]]:
-    """Pack id -> the folders to load for it (the packs it requires first), found on disk."""
-    from ruamel.yaml import YAML
-
-    found: dict[str, tuple[Path, list[str]]] = {}
-    for place in PACK_FOLDERS:
-        for folder in [place, *sorted(p for p in place.glob("*") if p.is_dir())]:
-            manifest = folder / "pack.yaml"
-            if not manifest.is_file():
-                continue
-            try:
-                data = YAML(typ="safe").load(manifest.read_text(encoding="utf-8"))
-            except Exception:  # a broken manifest is reported when the pack is loaded
-                continue
-            if isinstance(data, dict) and isinstance(data.get("id"), str):
-                requires = data.get("requires") or []
-                found[data["id"]] = (folder, [r for r in requires if isinstance(r, str)])
-
-    def chain(pack: str, seen: tuple[str, ...]) -> list[Path]:
-        folder, requires = found[pack]
-        out: list[Path] = []
-        for r in requires:
-            if r in found and r not in seen:
-                out += [p for p in chain(r, seen + (pack,)) if p not in out]
-        return [*out, folder]
-
-    return {pack: chain(pack, ()) for pack in found}
+    """Installed pack id -> the folders to load for it (the packs it requires too)."""
+    return {
+        pack.id: [Path(p) for p in with_requirements([pack.folder])]
+        for pack in installed_packs().values()
+        if pack.folder
+    }
 
 
 def pack_paths(pack: str) -> list[str]:
-    """A built-in pack id, or folders separated by commas."""
-    packs = builtin_packs()
-    if pack in packs:
-        return [str(p) for p in packs[pack]]
-    paths = pack.split(",")
-    if len(paths) == 1 and "/" not in pack and not Path(pack).exists():
-        from rules_dsl.errors import RulesError, suggest
-
-        hint = suggest(pack, packs)
-        raise RulesError(
-            f"no pack {pack!r}: give a built-in pack ({', '.join(sorted(packs))}) or a pack folder"
-            + (f" ({hint})" if hint else "")
-        )
-    return paths
+    """Installed pack ids or pack folders, separated by commas -> the folders to load,
+    with the installed packs they require."""
+    return resolve(pack.split(","))
 
 
 class Engine:
@@ -70,7 +37,7 @@ class Engine:
 
     @classmethod
     def load(cls, paths: Iterable[str]) -> Engine:
-        return cls(compile_packs(list(paths)))
+        return cls(compile_packs(with_requirements(paths)))
 
     @classmethod
     def for_pack(cls, pack: str) -> Engine:

@@ -38,7 +38,9 @@ def resolve_params(rules: Rules, players: int, variants: Iterable[str]) -> dict[
 def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
     """A game at its first decision, after set-up."""
     if not rules.min_players <= players <= rules.max_players:
-        raise RulesError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players}")
+        fewest, most = rules.min_players, rules.max_players
+        allowed = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
+        raise RulesError(f"{rules.name} is for {allowed} players, not {players}")
     chosen = list(rules.default_variants if variants is None else variants)
     params = resolve_params(rules, players, chosen)
     zones: dict[str, list[int]] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from rules_dsl import ast
 from rules_dsl.errors import DslSyntaxError
 
 GRAMMAR = Path(__file__).with_name("grammar") / "effects.lark"
+_COMMENT = re.compile(r"#[^\n]*")
 
 # Printable names of the grammar's terminals, for "expected one of" in error messages.
 _TERMINAL_WORDS = {
@@ -52,6 +54,11 @@ def _pos(meta: Any) -> ast.Pos:
 
 def _tpos(tok: Token) -> ast.Pos:
     return ast.Pos(tok.line or 1, tok.column or 1, len(str(tok)))
+
+
+def _words(source: str) -> str:
+    """A piece of source as one line without comments: the label of an option or a frame."""
+    return " ".join(_COMMENT.sub("", source).split())
 
 
 def _expected_words(expected: set[str]) -> list[str]:
@@ -130,10 +137,10 @@ class _ToAst(Transformer[Token, Any]):
         text = ""
         if not getattr(meta, "empty", True):
             text = self.text[meta.start_pos : meta.end_pos]
-        return ast.Block(tuple(ch), _pos(meta), " ".join(text.split()))
+        return ast.Block(tuple(ch), _pos(meta), _words(text))
 
     def _src(self, meta: Any) -> str:
-        return " ".join(self.text[meta.start_pos : meta.end_pos].split())
+        return _words(self.text[meta.start_pos : meta.end_pos])
 
     # -- statements
     def _wrapped(self, meta: Any, ch: list[Any]) -> ast.Block:
@@ -141,8 +148,8 @@ class _ToAst(Transformer[Token, Any]):
         if isinstance(ch[0], ast.Block):
             if text.startswith("(") and text.endswith(")"):
                 text = text[1:-1].strip()
-            return ast.Block(ch[0].stmts, _pos(meta), " ".join(text.split()))
-        return ast.Block((ch[0],), _pos(meta), " ".join(text.split()))
+            return ast.Block(ch[0].stmts, _pos(meta), _words(text))
+        return ast.Block((ch[0],), _pos(meta), _words(text))
 
     alt = _wrapped
     body = _wrapped

@@ -24,6 +24,8 @@ class CardType:
     count: int | str  # copies, or a parameter name
     zone: str  # where the copies start
     public_props: tuple[str, ...]  # what shows on the back of a face-down card
+    # the text and the expression properties as written (line breaks kept), for display
+    source: dict[str, str] = attrs.Factory(dict)
 
 
 @attrs.frozen

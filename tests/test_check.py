@@ -124,14 +124,28 @@ def test_processes_report_a_failure() -> None:
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--games", "0"], "--games must be at least 1, not 0"),
-        (["--processes", "0"], "--processes must be at least 1"),
-        (["--players", "7"], "for 2 to 4 players, not 7"),
-        (["--variant", "lerning"], "unknown variant 'lerning'"),
+        (["--games", "0"], "0 is too small: give at least 1"),
+        (["--processes", "x"], "'x' is not a whole number"),
     ],
 )
-def test_bad_options_are_clear_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "base", *argv]) == 1
+def test_bad_numbers_are_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["check", "base", *argv])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv, status, message",
+    [
+        (["--players", "7"], 2, "--players 7: Eminent Domain is for 2 to 4 players"),
+        (["--variant", "lerning"], 1, "unknown variant 'lerning'"),
+    ],
+)
+def test_bad_values_are_clear_errors(
+    argv: list[str], status: int, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", "base", *argv]) == status
     assert message in capsys.readouterr().err
 
 

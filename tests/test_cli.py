@@ -99,8 +99,9 @@ def test_simulate_unknown_pack_is_a_clear_error(tmp_path: Path, capsys: Capsys) 
 
 def test_simulate_bad_player_count_is_a_clear_error(capsys: Capsys) -> None:
     code, out, err = run(capsys, "simulate", "--games", "1", "--quiet", "--players", "7")
-    assert code == 1
-    assert err == "error: Eminent Domain is for 2 to 4 players, not 7\n"
+    assert code == 2
+    assert out == ""
+    assert err == "rules-dsl: error: --players 7: Eminent Domain is for 2 to 4 players\n"
 
 
 # ---- cards --------------------------------------------------------------------------------------
@@ -110,7 +111,8 @@ def test_cards_lists_every_card(engine: Engine, capsys: Capsys) -> None:
     code, out, err = run(capsys, "cards")
     assert code == 0
     assert err == ""
-    lines = out.splitlines()
+    header, *lines = out.splitlines()
+    assert header == "Eminent Domain: 2 players, variants: none"
     assert len(lines) == len(engine.rules.cards)
     for line, ct in zip(lines, engine.rules.cards):
         assert line.split()[:2] == [ct.id, ct.kind]
@@ -122,9 +124,19 @@ def test_cards_shows_one_card_with_its_compiled_tree(capsys: Capsys) -> None:
     assert code == 0
     assert err == ""
     lines = out.splitlines()
-    assert lines[0] == "Warfare (warfare), role-card, starts in warfare-stack, copies: WARFARE_CARDS"
+    assert lines[:3] == [
+        "Eminent Domain: 2 players, variants: none",
+        "Warfare (warfare), role-card, starts in warfare-stack",
+        "  copies: 16 (WARFARE_CARDS)",
+    ]
     assert "  symbols: warfare" in lines
-    assert "  text: ACTION: gain 1 fighter OR attack 1 planet" in lines
+    source = lines.index("  source:")
+    assert lines[source : source + 4] == [
+        "  source:",
+        "    ACTION: gain 1 fighter OR attack 1 planet",
+        "  canonical:",
+        "    ACTION: gain 1 fighter OR attack 1 planet",
+    ]
     tree = lines[lines.index("  compiled ACTION:") + 1 :]
     assert tree, "no compiled tree"
     assert all(line.startswith("    ") for line in tree)

@@ -338,7 +338,7 @@ def test_misspelled_manifest_key(pack_copy: PackCopy) -> None:
         file=folder / "pack.yaml",
         at=position(folder, "pack.yaml", "require: []"),
         message="unknown key 'require' in the manifest",
-        expected=["description", "files", "id", "name", "players", "requires", "version"],
+        expected=["description", "engine", "files", "id", "name", "players", "requires", "version"],
         suggestion="did you mean 'requires'?",
     )
 

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from rules_dsl.checking.runner import CheckOptions, Failure, Outcome, run_check
 from rules_dsl.checking.scenario_file import write_scenario
 from rules_dsl.engine import Engine, builtin_packs, pack_paths
-from rules_dsl.errors import RulesError
+from rules_dsl.terminal import check_players, table, whole_number
+from rules_dsl.terminal import console as terminal_console
 from rules_dsl.testing.games import DRAWN, MAX_DECISIONS
 
 DESCRIPTION = """\
@@ -37,7 +36,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("packs", nargs="+", metavar="PACK", help="a built-in pack id or pack folders separated by commas")
     p.add_argument(
         "--players",
-        type=int,
+        type=whole_number(1),
         action="extend",
         nargs="+",
         metavar="N",
@@ -45,21 +44,21 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--variant", action="append", metavar="NAME", help="a variant for every game; repeat for several")
     p.add_argument("--variant-mixes", action="store_true", help="also play games with any mix of the pack's variants")
-    p.add_argument("--games", type=int, default=100, metavar="N", help="games per pack (default: 100)")
+    p.add_argument("--games", type=whole_number(1), default=100, metavar="N", help="games per pack (default: 100)")
     p.add_argument(
         "--seed", type=int, default=1, metavar="S", help="hypothesis seed: the same seed checks the same games"
     )
-    p.add_argument("--processes", type=int, default=1, metavar="N", help="worker processes (default: 1)")
+    p.add_argument("--processes", type=whole_number(1), default=1, metavar="N", help="worker processes (default: 1)")
     p.add_argument(
         "--max-decisions",
-        type=int,
+        type=whole_number(1),
         metavar="N",
         default=MAX_DECISIONS,
         help=f"a game not over after this many decisions does not end (default: {MAX_DECISIONS})",
     )
     p.add_argument(
         "--drawn",
-        type=int,
+        type=whole_number(0),
         metavar="N",
         default=DRAWN,
         help=f"decisions hypothesis picks in each game before a seeded random player goes on (default: {DRAWN})",
@@ -74,18 +73,8 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _positive(name: str, value: int) -> None:
-    if value < 1:
-        raise RulesError(f"{name} must be at least 1, not {value}")
-
-
 def run(args: argparse.Namespace) -> int:
-    for name in ("games", "processes", "max_decisions"):
-        _positive("--" + name.replace("_", "-"), getattr(args, name))
-    if args.drawn < 0:
-        raise RulesError(f"--drawn must be 0 or more, not {args.drawn}")
-    console = Console(stderr=True)
-    out = Console(width=None if sys.stdout.isatty() else 120)
+    console = terminal_console(stderr=True)
     builtin = set(builtin_packs())
     rows: list[tuple[str, Outcome, int]] = []
     status = 0
@@ -100,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             target = Path(args.out) / f"{_slug(name)}-{_slug(outcome.failure.invariant)[:40].strip('-')}.yaml"
             written = write_scenario(outcome.failure, pack, paths, builtin, target)
             print(render_failure(pack, outcome.failure, written), flush=True)
-    out.print(summary(rows))
+    summary(rows)
     return status
 
 
@@ -133,8 +122,7 @@ def _options(engine: Engine, args: argparse.Namespace) -> CheckOptions:
     rules = engine.rules
     players = tuple(args.players or ())
     for n in players:
-        if not rules.min_players <= n <= rules.max_players:
-            raise RulesError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}")
+        check_players(rules.name, rules.min_players, rules.max_players, n)
     variants: tuple[str, ...] | None = None
     if args.variant:
         variants = tuple(args.variant)
@@ -174,21 +162,22 @@ def render_failure(pack: str, failure: Failure, scenario: Path) -> str:
     return "\n".join(lines)
 
 
-def summary(rows: list[tuple[str, Outcome, int]]) -> Table:
-    table = Table(title="rules-dsl check")
-    for col in ("pack", "result", "games", "decisions", "checks", "invariants", "shrinks", "time"):
-        table.add_column(col, justify="left" if col in ("pack", "result") else "right")
+def summary(rows: list[tuple[str, Outcome, int]]) -> None:
+    headers = ("pack", "result", "games", "decisions", "checks", "invariants", "shrinking runs", "time")
+    lines = []
     for pack, outcome, declared in rows:
-        s = outcome.stats
+        st = outcome.stats
         result = "ok" if outcome.failure is None else ("INVARIANT PROBLEM" if outcome.failure.of_invariant else "FAIL")
-        table.add_row(
-            pack,
-            result,
-            str(s.games),
-            f"{s.decisions:,}",
-            f"{s.checks:,}",
-            str(declared),
-            str(s.shrink_runs),
-            f"{s.seconds:.1f}s",
+        lines.append(
+            (
+                pack,
+                result,
+                st.games,
+                f"{st.decisions:,}",
+                f"{st.checks:,}",
+                declared,
+                st.shrink_runs,
+                f"{st.seconds:.1f}s",
+            )
         )
-    return table
+    table(headers, lines)

@@ -79,8 +79,9 @@ def load_sources(paths: list[str], problems: Problems) -> list[PackSource]:
             elif r not in packs:
                 problems.add(
                     Loc(str(Path(p.folder) / "pack.yaml"), 1, 1),
-                    f"requires pack {r!r}, which was not given",
-                    suggestion=f"add its folder to the command line ({suggest(r, packs) or 'e.g. cards/'})",
+                    f"requires pack {r!r}, which is neither installed nor given",
+                    suggestion=suggest(r, packs)
+                    or "install it (`rules-dsl packs` lists what is installed) or add its folder",
                 )
             else:
                 visit(packs[r], chain + (p.id,))
@@ -569,6 +570,11 @@ class _Builder:
                     count=count,
                     zone=zone_name,
                     public_props=voc.backs.get(str(kind.value), ()),
+                    source={
+                        k: str(f[k].value)
+                        for k in ("text", *(p for p, t in voc.properties.items() if t == "expression"))
+                        if k in f and isinstance(f[k].value, str)
+                    },
                 )
             )
         return out

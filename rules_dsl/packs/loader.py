@@ -18,6 +18,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from rules_dsl.errors import PackError, PackProblem, suggest
 from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
+from rules_dsl.packs.versions import engine_problem
 
 MANIFEST = "pack.yaml"
 MANIFEST_KEYS = shape.MANIFEST.names()
@@ -165,6 +166,14 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
     if not isinstance(pack_id, str) or not pack_id:
         problems.add(Loc(mfile, 1, 1), "the manifest needs an id (a short name such as 'base')")
         pack_id = folder.name
+    if "engine" in manifest:
+        problem = engine_problem(manifest["engine"], pack_id)
+        if problem:
+            problems.add(
+                value_loc(manifest, "engine", mfile),
+                problem,
+                suggestion="install a release of the pack made for this engine, or a rules-dsl it supports",
+            )
     players = manifest.get("players")
     player_range: tuple[int, int] | None = None
     if players is not None:

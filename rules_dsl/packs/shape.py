@@ -175,6 +175,7 @@ MANIFEST = Record(
         "requires": _f(NAMES, "ids of the packs this one builds on; they are loaded first"),
         "players": _f(Seq(Int(minimum=1, maximum=8), min_items=2, max_items=2), "[fewest, most] players"),
         "files": _f(NAMES, "the YAML files of the pack, in the order they are read"),
+        "engine": _f(Str(), "the rules-dsl versions this pack supports, a PEP 440 specifier such as '>=0.1,<1'"),
     },
 )
 

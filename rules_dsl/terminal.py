@@ -1,0 +1,99 @@
+"""Command-line output and argument checks: rich tables and colours, JSON for scripts.
+
+Output to a terminal gets colours and a table fitted to its width; output to a pipe or a
+file gets plain text, never wrapped and without trailing spaces, so scripts and tests can
+read it (or ask for `--json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from rules_dsl.errors import RulesError
+
+PIPE_WIDTH = 10_000  # a table sent to a pipe is never wrapped
+
+
+class UsageError(RulesError):
+    """A command-line value that cannot work (exit status 2, like argparse's own errors)."""
+
+
+def console(stderr: bool = False) -> Console:
+    """A console for the current stdout/stderr (tests swap them), plain when not a terminal."""
+    stream = sys.stderr if stderr else sys.stdout
+    tty = stream.isatty()
+    return Console(file=stream, highlight=False, width=None if tty else PIPE_WIDTH, soft_wrap=not tty)
+
+
+def say(text: str, style: str = "", stderr: bool = False) -> None:
+    """One line of text, in a style on a terminal; the text is never read as markup."""
+    console(stderr).print(Text(text, style=style))
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[object]], styles: Sequence[str] = ()) -> None:
+    """A table with a header row; cells are plain text, columns styled on a terminal."""
+    out = console()
+    grid = Table(box=None, pad_edge=False, header_style="bold", show_edge=False)
+    for i, header in enumerate(headers):
+        grid.add_column(
+            header, style=styles[i] if i < len(styles) else "", no_wrap=not out.is_terminal, overflow="fold"
+        )
+    for row in rows:
+        grid.add_row(*(Text(str(cell)) for cell in row))
+    if out.is_terminal:
+        out.print(grid)
+        return
+    with out.capture() as captured:
+        out.print(grid)
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
+
+
+def print_json(data: Any) -> None:
+    """JSON for scripts: one document on stdout, keys in the order given."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def whole_number(least: int) -> Any:
+    """An argparse type: a whole number no smaller than `least`, or a clear usage error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is too small: give at least {least}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its messages
+    return parse
+
+
+def player_range(fewest: int, most: int) -> str:
+    """`exactly 2 players` or `2 to 4 players`."""
+    return f"exactly {fewest} players" if fewest == most else f"{fewest} to {most} players"
+
+
+def check_players(name: str, fewest: int, most: int, players: int) -> None:
+    """`--players` against the range of the game being played."""
+    if not fewest <= players <= most:
+        raise UsageError(f"--players {players}: {name} is for {player_range(fewest, most)}")
+
+
+def check_seats(seats: Iterable[int], players: int) -> None:
+    """`--human SEAT` values (1-based) against the seats of the game."""
+    for seat in seats:
+        if not 1 <= seat <= players:
+            raise UsageError(
+                f"--human {seat}: a {players}-player game has seats 1 to {players}"
+                if players > 1
+                else f"--human {seat}: a 1-player game has only seat 1"
+            )
