@@ -72,6 +72,10 @@ class Engine:
             raise StateFormatError("inconsistent game state: " + "; ".join(problems[:5]))
         return st
 
+    def score_now(self, st: GameState) -> tuple[list[int], list[int], dict[str, list[int]]]:
+        """Each player's score, tie-break and breakdown by the pack's scoring, at any point."""
+        return interpreter.score_now(self.rules, st)
+
     def check(self, st: GameState, settled: bool = True) -> list[str]:
         """Consistency problems; `settled=False` for a state not yet run to its first decision."""
         return interpreter.check_state(self.rules, st, settled)

@@ -137,6 +137,16 @@ def replay(rules: Rules, players: int, seed: int, variants: list[str] | None, lo
     return st
 
 
+def score_now(rules: Rules, st: GameState) -> tuple[list[int], list[int], dict[str, list[int]]]:
+    """The pack's score, tie-break and breakdown for each player, worked out now."""
+    from rules_dsl.effects.turns import GameLoop
+
+    CURRENT.rules = rules
+    loop = rules.effects[rules.game_loop]
+    assert isinstance(loop, GameLoop)
+    return loop.score_now(st)
+
+
 def check_state(rules: Rules, st: GameState, settled: bool = True) -> list[str]:
     """Problems with a state's consistency (for loaded files and property tests)."""
     problems: list[str] = []

@@ -6,18 +6,45 @@ bad file, an unknown card or an illegal decision is reported as a failed check.
 
 from __future__ import annotations
 
-from collections import Counter
+import re
 from pathlib import Path
 from typing import Any
 
 import attrs
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.reader import ReaderError
 
+from rules_dsl.bots.random_bot import RandomBot
+from rules_dsl.effects.base import CURRENT
+from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import RulesError, suggest
 from rules_dsl.interpreter import run
+from rules_dsl.scenario_expect import (
+    Check,
+    ScenarioError,
+    card_entries,
+    check_expectations,
+    check_keys,
+    left_over,
+    mapping,
+    numbers,
+    seat_of,
+    whole,
+    zone_key,
+)
 from rules_dsl.state import Frame, GameState
+
+__all__ = [
+    "Check",
+    "Report",
+    "ScenarioError",
+    "check_expectations",
+    "run_scenario",
+    "run_scenario_file",
+    "set_position",
+]
 
 SCENARIO_KEYS = {
     "name",
@@ -25,43 +52,30 @@ SCENARIO_KEYS = {
     "pack",
     "players",
     "seed",
+    "seeds",
     "variants",
     "unused",
     "position",
     "decisions",
     "expect",
+    "then",
 }
-POSITION_KEYS = {"active", "phase", "turn", "round", "counters", "shared", "zones", "players"}
-EXPECT_KEYS = {
+POSITION_KEYS = {
+    "active",
+    "start-player",
+    "phase",
+    "turn",
+    "round",
+    "end-trigger",
+    "extra-rounds-left",
     "counters",
     "shared",
     "zones",
     "players",
-    "decision",
-    "over",
-    "winners",
-    "scores",
-    "tiebreaks",
-    "phase",
-    "active",
-    "turn",
-    "round",
-    "end-trigger",
-    "log",
-    "invariants",
 }
-CARD_KEYS = {"card", "face", "under", "tokens"}
-
-
-class ScenarioError(RulesError):
-    pass
-
-
-@attrs.define
-class Check:
-    name: str
-    ok: bool
-    detail: str = ""
+MAX_SEEDS = 1000  # `seeds: 1..N`: each seed replays the whole scenario
+MAX_RANDOM_GAMES = 1000
+MAX_RANDOM_DECISIONS = 20000  # per random continuation: far beyond any real game
 
 
 @attrs.define
@@ -89,7 +103,7 @@ _engines: dict[tuple[str, ...], Engine] = {}
 def _engine_for(pack: Any, base: Path) -> Engine:
     if isinstance(pack, str):
         paths = pack_paths(pack) if "/" not in pack else [str(base / pack)]
-    elif isinstance(pack, list):
+    elif isinstance(pack, list) and pack and all(isinstance(p, str) for p in pack):
         paths = [str(base / p) for p in pack]
     else:
         raise ScenarioError("pack must be a pack id such as 'base' or a list of pack folders")
@@ -103,14 +117,33 @@ def run_scenario_file(path: str | Path) -> Report:
     path = Path(path)
     report = Report(str(path), path.stem)
     try:
-        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+    except OSError as exc:
+        report.checks.append(Check("read the file", False, str(exc)))
+        return report
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        report.checks.append(
+            Check(
+                "read the file",
+                False,
+                f"{path} is not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line}; save the file as UTF-8",
+            )
+        )
+        return report
+    try:
+        data = YAML(typ="safe").load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
         report.checks.append(Check("read the file", False, f"not valid YAML at {where}: {exc.problem}"))
         return report
-    except OSError as exc:
-        report.checks.append(Check("read the file", False, str(exc)))
+    except ReaderError as exc:  # a control character: YAML allows none
+        line = text[: exc.position].count("\n") + 1
+        problem = str(exc).splitlines()[0]
+        report.checks.append(Check("read the file", False, f"not valid YAML on line {line}: {problem}"))
         return report
     return run_scenario(data, path.parent, report)
 
@@ -119,105 +152,140 @@ def run_scenario(data: Any, base: Path, report: Report) -> Report:
     try:
         if not isinstance(data, dict):
             raise ScenarioError("a scenario must be a mapping (name:, pack:, position:, decisions:, expect:)")
-        _check_keys(data, SCENARIO_KEYS, "scenario")
+        check_keys(data, SCENARIO_KEYS, "scenario")
         report.name = str(data.get("name", report.name))
         engine = _engine_for(data.get("pack", "base"), base)
-        players = data.get("players", 2)
-        variants = data.get("variants")
-        st = engine.new_game(int(players), int(data.get("seed", 1)), variants)
-        if "position" in data:
-            set_position(engine, st, data["position"], data.get("unused"))
-        report.checks.append(Check("set up the position", True))
-        for i, step in enumerate(data.get("decisions") or []):
-            if isinstance(step, dict):
-                if set(step) != {"expect"}:
-                    raise ScenarioError(f"decision {i + 1}: a step is an option id or {{expect: ...}}")
-                report.checks.extend(check_expectations(engine, st, step["expect"], f"at step {i + 1}"))
-                continue
-            option = str(step)
-            try:
-                engine.apply(st, option)
-            except RulesError as exc:
-                report.checks.append(Check(f"step {i + 1} ({option})", False, str(exc)))
-                return report
-            report.checks.append(Check(f"step {i + 1} ({option})", True))
-        if "expect" in data:
-            report.checks.extend(check_expectations(engine, st, data["expect"], "at the end"))
+        seeds = _seeds(data)
+        games = _random_games(data.get("then"))
+        decisions = data.get("decisions") or []
+        if not isinstance(decisions, list):
+            raise ScenarioError("decisions must be a list of option ids and {expect: ...} checkpoints")
+        for seed in seeds:
+            prefix = f"seed {seed}: " if len(seeds) > 1 else ""
+            checks = _run_once(engine, data, seed, decisions, games)
+            report.checks.extend(Check(prefix + c.name, c.ok, c.detail) for c in checks)
     except RulesError as exc:
         report.checks.append(Check("scenario", False, str(exc)))
     return report
 
 
-def _check_keys(node: dict[str, Any], known: set[str], where: str) -> None:
-    for k in node:
-        if k not in known:
-            hint = suggest(str(k), known)
-            raise ScenarioError(
-                f"unknown key {k!r} in {where}" + (f" ({hint})" if hint else f"; known: {', '.join(sorted(known))}")
-            )
+def _seeds(data: dict[str, Any]) -> list[int]:
+    if "seeds" in data and "seed" in data:
+        raise ScenarioError("give seed: N or seeds: A..B, not both")
+    if "seeds" not in data:
+        return [whole(data.get("seed", 1), "seed")]
+    value = data["seeds"]
+    if isinstance(value, list):
+        seeds = [whole(v, "seeds") for v in value]
+    elif isinstance(value, str) and (m := re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", value)):
+        first, last = int(m.group(1)), int(m.group(2))
+        if last < first:
+            raise ScenarioError(f"seeds: {value!r} is empty; write the smaller seed first (1..30)")
+        seeds = list(range(first, min(last, first + MAX_SEEDS) + 1))
+    else:
+        raise ScenarioError(f"seeds must be a range such as 1..30 or a list of seeds, not {value!r}")
+    if not seeds or len(seeds) > MAX_SEEDS:
+        raise ScenarioError(f"seeds: give 1 to {MAX_SEEDS} seeds")
+    return seeds
+
+
+def _random_games(value: Any) -> int:
+    """`then: random-games N` (or {random-games: N}): random continuations to play."""
+    if value is None:
+        return 0
+    if isinstance(value, str) and (m := re.fullmatch(r"\s*random-games\s+(\d+)\s*", value)):
+        n = int(m.group(1))
+    elif isinstance(value, dict) and set(value) == {"random-games"}:
+        n = whole(value["random-games"], "then: random-games")
+    else:
+        raise ScenarioError(f"then: expected 'random-games N', not {value!r}")
+    if not 1 <= n <= MAX_RANDOM_GAMES:
+        raise ScenarioError(f"then: random-games takes 1 to {MAX_RANDOM_GAMES} games, not {n}")
+    return n
+
+
+def _variants(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]  # one variant by name; a list gives several
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise ScenarioError(f"variants must be a variant name or a list of names, not {value!r}")
+
+
+def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[Any], games: int) -> list[Check]:
+    checks: list[Check] = []
+    try:
+        players = whole(data.get("players", 2), "players")
+        st = engine.new_game(players, seed, _variants(data.get("variants")))
+        if "position" in data:
+            set_position(engine, st, data["position"], data.get("unused"))
+        checks.append(Check("set up the position", True))
+        for i, step in enumerate(decisions):
+            if isinstance(step, dict):
+                if set(step) != {"expect"}:
+                    raise ScenarioError(f"decision {i + 1}: a step is an option id or {{expect: ...}}")
+                checks.extend(check_expectations(engine, st, step["expect"], f"at step {i + 1}"))
+                continue
+            if not isinstance(step, str | int) or isinstance(step, bool):
+                raise ScenarioError(f"decision {i + 1}: an option id, not {step!r}")
+            option = str(step)
+            try:
+                engine.apply(st, option)
+            except RulesError as exc:
+                checks.append(Check(f"step {i + 1} ({option})", False, str(exc)))
+                return checks
+            checks.append(Check(f"step {i + 1} ({option})", True))
+        if "expect" in data:
+            checks.extend(check_expectations(engine, st, data["expect"], "at the end"))
+        if games:
+            checks.append(random_continuations(engine, st, games, seed))
+    except RulesError as exc:
+        checks.append(Check("scenario", False, str(exc)))
+    return checks
+
+
+def random_continuations(engine: Engine, start: GameState, games: int, seed: int) -> Check:
+    """Play random legal decisions from a position to the end, `games` times, checking the
+    engine's invariants (every card in one place, no negative counter, a legal option
+    always applies) after every decision."""
+    name = f"then: {games} random games"
+    for g in range(games):
+        st = start.clone()
+        bot = RandomBot(seed * 7919 + g)
+        for n in range(MAX_RANDOM_DECISIONS):
+            d = st.pending
+            if d is None:
+                break
+            option = bot.choose(d)
+            try:
+                engine.apply(st, option)
+            except RulesError as exc:
+                return Check(name, False, f"game {g + 1}, decision {n + 1} ({option!r}): {exc}")
+            problems = engine.check(st)
+            if problems:
+                return Check(name, False, f"game {g + 1}, after {option!r}: " + "; ".join(problems[:3]))
+        else:
+            return Check(name, False, f"game {g + 1} did not end within {MAX_RANDOM_DECISIONS} decisions")
+        if not st.over:
+            return Check(name, False, f"game {g + 1} stopped with no decision pending but is not over")
+    return Check(name, True)
 
 
 # ---- building a position -------------------------------------------------------------
 
 
-def _seat(engine: Engine, st: GameState, key: Any) -> int:
-    try:
-        seat = int(key)
-    except (TypeError, ValueError):
-        raise ScenarioError(f"players are numbered 1..{st.players}, not {key!r}") from None
-    if not 1 <= seat <= st.players:
-        raise ScenarioError(f"players are numbered 1..{st.players}, not {seat}")
-    return seat - 1
-
-
-def _zone_key(engine: Engine, st: GameState, name: str, seat: int | None) -> str:
-    zones = engine.rules.zones
-    if name not in zones:
-        hint = suggest(name, zones)
-        raise ScenarioError(f"unknown zone {name!r}" + (f" ({hint})" if hint else ""))
-    zt = zones[name]
-    if zt.per_player and seat is None:
-        raise ScenarioError(f"zone {name!r} belongs to each player: give it under players: N:")
-    if not zt.per_player and seat is not None:
-        raise ScenarioError(f"zone {name!r} is shared: give it under zones:")
-    return zt.key(seat if seat is not None else 0)
-
-
-def _card_entries(value: Any, where: str) -> list[dict[str, Any]]:
-    if isinstance(value, dict) and set(value) == {"in-order"}:
-        value = value["in-order"]
-    if not isinstance(value, list):
-        raise ScenarioError(f"{where}: expected a list of cards")
-    out = []
-    for entry in value:
-        if isinstance(entry, str):
-            out.append({"card": entry})
-        elif isinstance(entry, dict):
-            _check_keys(entry, CARD_KEYS, f"a card of {where}")
-            if "card" not in entry:
-                raise ScenarioError(f"{where}: a card given as a mapping needs 'card: id'")
-            if entry.get("face", "up") not in ("up", "down"):
-                raise ScenarioError(f"{where}: face must be up or down")
-            out.append(entry)
-        else:
-            raise ScenarioError(f"{where}: a card is its id or {{card:, face:, under:, tokens:}}")
-    return out
-
-
 def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
     rules = engine.rules
-    if not isinstance(pos, dict):
-        raise ScenarioError("position must be a mapping")
-    _check_keys(pos, POSITION_KEYS, "position")
+    pos = check_keys(pos, POSITION_KEYS, "position")
     wanted: dict[str, list[dict[str, Any]]] = {}
-    for name, value in (pos.get("zones") or {}).items():
-        wanted[_zone_key(engine, st, str(name), None)] = _card_entries(value, f"zone {name}")
-    for seat_key, zones in (pos.get("players") or {}).items():
-        seat = _seat(engine, st, seat_key)
-        if not isinstance(zones, dict):
-            raise ScenarioError(f"players: {seat_key}: expected zones such as hand: [...]")
-        for name, value in zones.items():
-            wanted[_zone_key(engine, st, str(name), seat)] = _card_entries(value, f"player {seat + 1}'s {name}")
+    for name, value in mapping(pos.get("zones"), "position: zones", "{supply: [a, b]}").items():
+        wanted[zone_key(engine, name, None)] = card_entries(value, f"zone {name}")
+    for seat_key, zones in mapping(pos.get("players"), "position: players", "{1: {hand: [a]}}").items():
+        seat = seat_of(st, seat_key)
+        for name, value in mapping(zones, f"position: players: {seat_key}", "{hand: [a]}").items():
+            wanted[zone_key(engine, name, seat)] = card_entries(value, f"player {seat + 1}'s {name}")
     # empty the listed zones into a pool
     pool: list[int] = []
 
@@ -257,14 +325,14 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         zt = rules.zones.get(dest.split(".")[0])
         default_up = zt is None or zt.facing != "down"
         cs.up = entry.get("face", "up" if default_up else "down") == "up"
-        for sub in _card_entries(entry.get("under", []), f"cards under {entry['card']}"):
+        for sub in card_entries(entry.get("under", []), f"cards under {entry['card']}"):
             u = place(sub, f"^{c}")
             cs.under.append(u)
             st.cards[u].loc = f"^{c}"
         tokens = entry.get("tokens", [])
-        if not isinstance(tokens, list):
-            raise ScenarioError(f"tokens of {entry['card']} must be a list")
-        cs.tokens = [str(x) for x in tokens]
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise ScenarioError(f"tokens of {entry['card']} must be a list of token kinds")
+        cs.tokens = list(tokens)
         return c
 
     for key, entries in wanted.items():
@@ -275,38 +343,38 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         st.zones[key] = placed
     if pool:
         if not unused:
-            left = Counter(rules.cards[st.cards[c].type].id for c in pool)
             raise ScenarioError(
                 "these cards were taken out of the listed zones and not placed again: "
-                + ", ".join(f"{k} x{v}" for k, v in left.items())
+                + left_over(engine, st, pool)
                 + "; say where they go with 'unused: ZONE'"
             )
-        ukey = _zone_key(engine, st, str(unused), None)
+        ukey = zone_key(engine, unused, None)
         for c in pool:
             st.cards[c].loc = ukey
             st.cards[c].up = True
             st.zones[ukey].append(c)
-    for name, values in (pos.get("counters") or {}).items():
+    for name, values in mapping(pos.get("counters"), "position: counters", "{fighter: [3, 0]}").items():
         if name not in st.counters:
             hint = suggest(str(name), st.counters)
             raise ScenarioError(f"unknown player counter {name!r}" + (f" ({hint})" if hint else ""))
-        if not isinstance(values, list) or len(values) != st.players:
-            raise ScenarioError(f"counter {name}: give one number per player, e.g. [0, 0]")
-        st.counters[name] = [int(v) for v in values]
-    for name, value in (pos.get("shared") or {}).items():
+        st.counters[name] = numbers(values, f"counter {name}", st.players)
+    for name, value in mapping(pos.get("shared"), "position: shared", "{influence-supply: 10}").items():
         if name not in st.shared:
             hint = suggest(str(name), st.shared)
             raise ScenarioError(f"unknown shared counter {name!r}" + (f" ({hint})" if hint else ""))
-        st.shared[name] = int(value)
-    active = _seat(engine, st, pos.get("active", 1))
+        st.shared[name] = whole(value, f"shared counter {name}")
+    first = seat_of(st, pos.get("start-player", 1))
+    active = seat_of(st, pos.get("active", first + 1))
     phases = [name for name, _ in rules.phases]
     phase = str(pos.get("phase", phases[0]))
     if phase not in phases:
         hint = suggest(phase, phases)
         raise ScenarioError(f"unknown phase {phase!r}" + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}"))
+    _set_end(engine, st, pos)
+    st.first = first
     st.active = active
-    st.turn = int(pos.get("turn", st.turn))
-    st.round = int(pos.get("round", st.round))
+    st.turn = whole(pos.get("turn", st.turn), "position: turn")
+    st.round = whole(pos.get("round", st.round), "position: round")
     st.pending = None
     st.failed = False
     st.frames = [Frame(rules.game_loop, active, -1, phases.index(phase), {}, None)]
@@ -316,144 +384,23 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
     run(rules, st)
 
 
-# ---- expectations --------------------------------------------------------------------
-
-
-def _describe(engine: Engine, st: GameState, card: int, full: bool) -> str:
-    cs = st.cards[card]
-    name = engine.rules.cards[cs.type].id
-    if not full:
-        return name
-    parts = ["up" if cs.up else "down"]
-    if cs.under:
-        parts.append("under: " + " ".join(sorted(_describe(engine, st, c, False) for c in cs.under)))
-    if cs.tokens:
-        parts.append("tokens: " + " ".join(sorted(cs.tokens)))
-    return f"{name}({'; '.join(parts)})"
-
-
-def _describe_entry(entry: dict[str, Any]) -> str:
-    parts = [str(entry.get("face", "up"))]
-    under = [u if isinstance(u, str) else str(u.get("card")) for u in entry.get("under", [])]
-    if under:
-        parts.append("under: " + " ".join(sorted(under)))
-    if entry.get("tokens"):
-        parts.append("tokens: " + " ".join(sorted(str(t) for t in entry["tokens"])))
-    return f"{entry['card']}({'; '.join(parts)})"
-
-
-def _compare_cards(engine: Engine, st: GameState, key: str, value: Any, where: str) -> Check:
-    ordered = isinstance(value, dict) and set(value) == {"in-order"}
-    entries = _card_entries(value, where)
-    actual = list(reversed(st.zones[key]))  # top first, as scenarios list them
-    full = [isinstance(e, dict) and set(e) != {"card"} for e in entries]
-    want = [_describe_entry(e) if f else str(e["card"]) for e, f in zip(entries, full)]
-    got_short = [_describe(engine, st, c, False) for c in actual]
-    got_full = [_describe(engine, st, c, True) for c in actual]
-    if ordered:
-        got = [gf if f else gs for gf, gs, f in zip(got_full, got_short, full + [False] * len(actual))]
-        ok = len(got) == len(want) and got == want
-        return Check(where, ok, "" if ok else f"expected (top first) {want}, got {got_full}")
-    remaining = list(range(len(actual)))
-    missing = []
-    for w, f in zip(want, full):
-        found = next((i for i in remaining if (got_full[i] if f else got_short[i]) == w), None)
-        if found is None:
-            missing.append(w)
-        else:
-            remaining.remove(found)
-    extra = [got_full[i] for i in remaining]
-    ok = not missing and not extra
-    detail = ""
-    if not ok:
-        shown = got_full if any(full) else got_short
-        detail = f"expected {sorted(want)}, got {sorted(shown)}"
-    return Check(where, ok, detail)
-
-
-def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> list[Check]:
-    if not isinstance(exp, dict):
-        raise ScenarioError("expect must be a mapping")
-    _check_keys(exp, EXPECT_KEYS, "expect")
-    checks: list[Check] = []
-
-    def scalar(name: str, actual: Any, wanted: Any) -> None:
-        ok = actual == wanted
-        checks.append(Check(f"{when}: {name}", ok, "" if ok else f"expected {wanted!r}, got {actual!r}"))
-
-    for name, values in (exp.get("counters") or {}).items():
-        if name not in st.counters:
-            raise ScenarioError(f"unknown player counter {name!r}")
-        scalar(f"counter {name}", st.counters[name], values)
-    for name, value in (exp.get("shared") or {}).items():
-        if name not in st.shared:
-            raise ScenarioError(f"unknown shared counter {name!r}")
-        scalar(f"counter {name}", st.shared[name], value)
-    for name, value in (exp.get("zones") or {}).items():
-        key = _zone_key(engine, st, str(name), None)
-        if isinstance(value, int):
-            scalar(f"size of {name}", len(st.zones[key]), value)
-        else:
-            checks.append(_compare_cards(engine, st, key, value, f"{when}: zone {name}"))
-    for seat_key, zones in (exp.get("players") or {}).items():
-        seat = _seat(engine, st, seat_key)
-        for name, value in zones.items():
-            if name in st.counters:
-                scalar(f"player {seat + 1}'s {name}", st.counters[name][seat], value)
-                continue
-            key = _zone_key(engine, st, str(name), seat)
-            if isinstance(value, int):
-                scalar(f"size of player {seat + 1}'s {name}", len(st.zones[key]), value)
-            else:
-                checks.append(_compare_cards(engine, st, key, value, f"{when}: player {seat + 1}'s {name}"))
-    if "decision" in exp:
-        d = exp["decision"]
-        if d is None or d == "none":
-            scalar("no decision pending", st.pending is None, True)
-        else:
-            if st.pending is None:
-                checks.append(Check(f"{when}: decision", False, "expected a decision, but none is pending"))
-            else:
-                if "player" in d:
-                    scalar("deciding player", st.pending.player + 1, d["player"])
-                if "options" in d:
-                    scalar("options", list(st.pending.options), list(d["options"]))
-                if "prompt" in d:
-                    scalar("prompt", st.pending.prompt, d["prompt"])
-    for key, attr in (
-        ("over", "over"),
-        ("phase", "phase"),
-        ("turn", "turn"),
-        ("round", "round"),
-        ("end-trigger", "end_trigger"),
-    ):
-        if key in exp:
-            scalar(key, getattr(st, attr), exp[key])
-    if "active" in exp:
-        scalar("active player", st.active + 1, exp["active"])
-    if "winners" in exp:
-        scalar("winners", [w + 1 for w in st.winners], exp["winners"])
-    if "scores" in exp:
-        scalar("scores", st.scores, exp["scores"])
-    if "tiebreaks" in exp:
-        scalar("tie-breaks", st.tiebreaks, exp["tiebreaks"])
-    if "log" in exp:
-        scalar("decision log", st.log, exp["log"])
-    if "invariants" in exp:
-        checks.extend(_invariant_checks(engine, st, exp["invariants"], when))
-    problems = engine.check(st)
-    checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
-    return checks
-
-
-def _invariant_checks(engine: Engine, st: GameState, wanted: Any, when: str) -> list[Check]:
-    """`invariants: {NAME: WANTED}`: pack or engine invariants (see rules_dsl/checking/expectations.py)."""
-    from rules_dsl.checking.expectations import check_named
-
-    if not isinstance(wanted, dict):
-        raise ScenarioError("invariants: give {NAME: true} (or a number, {at-least: N}, {at-most: N})")
-    out = []
-    for name, value in wanted.items():
-        ok, detail = check_named(engine, st, str(name), value)
-        out.append(Check(f"{when}: invariant {name}", ok, detail))
-    return out
+def _set_end(engine: Engine, st: GameState, pos: dict[str, Any]) -> None:
+    """`end-trigger: NAME`: the game's end is already triggered, by that trigger."""
+    if "end-trigger" not in pos:
+        if "extra-rounds-left" in pos:
+            raise ScenarioError("extra-rounds-left needs end-trigger: the game's end must be triggered")
+        return
+    name = pos["end-trigger"]
+    names = [t.name for t in engine.rules.end_triggers] + ["turn limit"]
+    if name not in names:
+        hint = suggest(str(name), names)
+        known = f" ({hint})" if hint else f"; triggers: {', '.join(names)}"
+        raise ScenarioError(f"end-trigger: the pack has no trigger {name!r}{known}")
+    st.end_trigger = name
+    if "extra-rounds-left" in pos:
+        st.extra_rounds_left = whole(pos["extra-rounds-left"], "extra-rounds-left")
+    else:  # as many as the pack grants when the trigger fires
+        CURRENT.rules = engine.rules
+        loop = engine.rules.effects[engine.rules.game_loop]
+        assert isinstance(loop, GameLoop)
+        st.extra_rounds_left = loop.extra_rounds.num(st, Frame(loop.eid, st.active))

@@ -64,6 +64,7 @@ class GameState:
     pending: Decision | None = None
     failed: bool = False
     active: int = 0
+    first: int = 0  # the start player's seat: a round ends after the seat before it
     turn: int = 0  # turns completed
     round: int = 0
     phase: str = "setup"
@@ -113,6 +114,7 @@ class GameState:
             ),
             failed=self.failed,
             active=self.active,
+            first=self.first,
             turn=self.turn,
             round=self.round,
             phase=self.phase,

@@ -254,3 +254,71 @@ def test_the_word_check_catches_an_added_word(tmp_path: Path) -> None:
     (tmp_path / "pkg" / "leak.py").write_text("# move the target to the SPOILS\nX = 'Survey Sweep'\n", encoding="utf-8")
     hits = game_words(tmp_path)
     assert [(rel, n) for rel, n, _ in hits] == [("pkg/leak.py", 1), ("pkg/leak.py", 2)]
+
+
+# ---- assumptions are marked where they are made ---------------------------------------------
+
+PACK = ROOT / "expansions" / "microcosm"
+UNDESCRIBED = [  # the 9 family cards whose icon and scoring condition the rulebook does not give
+    f"{family}-{icon}"
+    for family, icons in (
+        ("colonize", ("globe", "crosshair", "capitol")),
+        ("warfare", ("globe", "lightbulb", "capitol")),
+        ("research", ("lightbulb", "crosshair", "capitol")),
+    )
+    for icon in icons
+]
+ICONS = ("lightbulb", "globe", "crosshair", "capitol")
+DOMAIN_CARDS = [f"{f}-{i}" for f in ("colonize", "warfare", "research") for i in ICONS]
+# (file, card id, key) of every card fact the rulebook does not print (docs/rulings.md, M1-M7)
+ASSUMED = (
+    [("domain.yaml", c, k) for c in UNDESCRIBED for k in ("symbols", "condition")]
+    + [("domain.yaml", c, "colour") for c in DOMAIN_CARDS]
+    + [("domain.yaml", f"political-{p}", "colour") for p in ("power", "party", "science", "intrigue")]
+    + [("domain.yaml", f"survey-{s}", "colour") for s in ("sweep", "mission")]
+    + [("planets.yaml", f"planet-{n}", k) for n in range(1, 12) for k in ("name", "symbols")]
+    + [("planets.yaml", f"planet-{n}", "colour") for n in (4, 8, 9, 10, 11)]
+    + [("planets.yaml", "planet-5", "cost"), ("planets.yaml", "planet-10", "defense-bonus")]
+    + [("techs.yaml", t, "symbols") for t in ("improved-colonize", "improved-warfare", "improved-research", "capital")]
+    + [("techs.yaml", "mobilization", "symbols"), ("techs.yaml", "mobilization", "defense-bonus")]
+)
+MARK = re.compile(r"#\s*assumed\b(?P<why>.*)$")
+
+
+def fact_lines(path: Path) -> dict[tuple[str, str], str]:
+    """(card id, key) -> the line that gives it, for a pack file of block-style cards."""
+    out: dict[tuple[str, str], str] = {}
+    card = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\s*(?:- )?(?:<<: \*\w+\s*)?([a-z-]+):", line)
+        if line.startswith("  - "):
+            card = ""
+        if m is None:
+            continue
+        key = m.group(1)
+        if key == "id":
+            card = line.split("id:", 1)[1].split("#")[0].strip()
+        elif card:
+            out[(card, key)] = line
+    return out
+
+
+def test_every_assumed_microcosm_fact_is_marked_on_its_line() -> None:
+    lines = {name: fact_lines(PACK / name) for name in ("domain.yaml", "planets.yaml", "techs.yaml")}
+    unmarked = []
+    for name, card, key in ASSUMED:
+        line = lines[name].get((card, key))
+        mark = MARK.search(line) if line else None
+        if mark is None or len(mark.group("why").lstrip(": ").strip()) < 10:
+            unmarked.append(f"{name}: {card} {key}: {line!r}")
+    assert not unmarked, "assumed facts without '# assumed: why':\n" + "\n".join(unmarked)
+
+
+def test_every_assumed_mark_in_the_microcosm_pack_says_why() -> None:
+    bare = []
+    for path in sorted(PACK.glob("*.yaml")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            mark = MARK.search(line)
+            if mark and not mark.group("why").startswith(":"):
+                bare.append(f"{path.name}:{n}: {line.strip()}")
+    assert not bare, "write '# assumed: why':\n" + "\n".join(bare)

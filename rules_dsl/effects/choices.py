@@ -40,11 +40,28 @@ def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]
         chosen.append(c)
         ids.append(types[cs.type].id)
     if len(set(ids)) != len(ids):
-        counts: dict[str, int] = {}
-        for i in ids:
-            counts[i] = counts.get(i, 0) + 1
-        ids = [f"{i}#{c}" if counts[i] > 1 else i for i, c in zip(ids, chosen)]
+        ids = distinct_ids(st, ids, chosen)
     return ids, chosen
+
+
+def _where(st: GameState, card: int, owner: bool) -> str:
+    """Where a card is, for an option id: its zone (with its owner's seat), or `under-ID`."""
+    loc = st.cards[card].loc
+    if loc[0] == "^":
+        return "under-" + CURRENT.rules.cards[st.cards[int(loc[1:])].type].id
+    name, _, seat = loc.partition(".")
+    return f"{name}.p{int(seat) + 1}" if owner and seat else name
+
+
+def distinct_ids(st: GameState, ids: list[str], cards: list[int]) -> list[str]:
+    """Options that share a card id say where each card is: `card@hand` and `card@discard`,
+    then with the owner's seat (`card@hand.p2`). Copies in one zone that still differ
+    (one holding a token) keep their number in the game: `card#12`."""
+    for owner in (False, True):
+        labels = [f"{i}@{_where(st, c, owner)}" if ids.count(i) > 1 else i for i, c in zip(ids, cards)]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [lab if labels.count(lab) == 1 else f"{i}#{c}" for lab, i, c in zip(labels, ids, cards)]
 
 
 def token_options(st: GameState, pairs: list[Any]) -> tuple[list[str], list[Any]]:
@@ -61,7 +78,9 @@ def token_options(st: GameState, pairs: list[Any]) -> tuple[list[str], list[Any]
         kept.append([c, kind])
     ids = [f"{types[st.cards[c].type].id}:{kind}" for c, kind in kept]
     if len(set(ids)) != len(ids):
-        ids = [f"{types[st.cards[c].type].id}#{c}:{kind}" for c, kind in kept]
+        cards = [c for c, _ in kept]
+        places = distinct_ids(st, [types[st.cards[c].type].id for c in cards], cards)
+        ids = [f"{place}:{kind}" for place, (_, kind) in zip(places, kept)]
     return ids, kept
 
 

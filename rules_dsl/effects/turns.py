@@ -63,7 +63,7 @@ class GameLoop(Effect):
                     st.end_trigger = name
                     st.extra_rounds_left = self.extra_rounds.num(st, fr)
                     break
-        last_seat = st.active == st.players - 1
+        last_seat = (st.active + 1) % st.players == st.first
         st.active = (st.active + 1) % st.players
         fr.pc = 0
         if st.end_trigger and self.after_turn:
@@ -94,22 +94,30 @@ class GameLoop(Effect):
                 return
         self.score_game(st, fr)
 
-    def score_game(self, st: GameState, fr: Frame) -> None:
-        st.phase = "over"
-        st.over = True
+    def score_now(self, st: GameState) -> tuple[list[int], list[int], dict[str, list[int]]]:
+        """Each player's score, tie-break and score breakdown if the game ended now."""
+        fr = Frame(self.eid, 0)
         scores, ties = [], []
         for p in range(st.players):
             fr.player = p
             scores.append(self.score.num(st, fr))
             ties.append(self.tiebreak.num(st, fr))
-        st.scores = scores
-        st.tiebreaks = ties
+        breakdown = {}
         for name, expr in self.breakdown:
             parts = []
             for p in range(st.players):
                 fr.player = p
                 parts.append(expr.num(st, fr))
-            st.breakdown[name] = parts
+            breakdown[name] = parts
+        return scores, ties, breakdown
+
+    def score_game(self, st: GameState, fr: Frame) -> None:
+        st.phase = "over"
+        st.over = True
+        scores, ties, breakdown = self.score_now(st)
+        st.scores = scores
+        st.tiebreaks = ties
+        st.breakdown.update(breakdown)
         best = max(zip(scores, ties))
         st.winners = [p for p in range(st.players) if (scores[p], ties[p]) == best]
         st.frames.clear()

@@ -285,7 +285,7 @@ class Seat(NumExpr):
     """`your seat`: 1 for the start player, then clockwise."""
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return fr.player + 1
+        return (fr.player - st.first) % st.players + 1
 
 
 @attrs.frozen

@@ -1,0 +1,432 @@
+"""Scenario expectations: what must hold at a checkpoint or at the end (docs/scenarios.md).
+
+Every check becomes a `Check` (passed or failed, with what was expected and what was
+found); a mistake in the expectation itself raises `ScenarioError`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import attrs
+
+from rules_dsl.engine import Engine
+from rules_dsl.errors import RulesError, suggest
+from rules_dsl.state import GameState
+
+EXPECT_KEYS = {
+    "counters",
+    "shared",
+    "zones",
+    "players",
+    "together",
+    "decision",
+    "sees",
+    "over",
+    "winners",
+    "scores",
+    "tiebreaks",
+    "current-scores",
+    "current-tiebreaks",
+    "current-breakdown",
+    "phase",
+    "active",
+    "start-player",
+    "turn",
+    "round",
+    "end-trigger",
+    "log",
+    "invariants",
+}
+CARD_KEYS = {"card", "face", "under", "tokens"}
+LIST_FORMS = "a list, a size, {in-order: [...]}, {contains: [...], excludes: [...]} or {one-of: [...]}"
+HIDDEN = "?"  # a card a player sees only the back of (or not at all, in a hidden zone)
+
+
+class ScenarioError(RulesError):
+    pass
+
+
+@attrs.define
+class Check:
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+def check_keys(node: Any, known: set[str], where: str) -> dict[str, Any]:
+    """The node as a mapping whose keys are all known; a clear error otherwise."""
+    if node is None:
+        return {}
+    if not isinstance(node, dict):
+        raise ScenarioError(f"{where} must be a mapping ({', '.join(sorted(known))})")
+    for k in node:
+        if k not in known:
+            hint = suggest(str(k), known)
+            raise ScenarioError(
+                f"unknown key {k!r} in {where}" + (f" ({hint})" if hint else f"; known: {', '.join(sorted(known))}")
+            )
+    return node
+
+
+def mapping(node: Any, where: str, example: str) -> dict[Any, Any]:
+    if node is None:
+        return {}
+    if not isinstance(node, dict):
+        raise ScenarioError(f"{where} must be a mapping, e.g. {example}")
+    return node
+
+
+def whole(value: Any, where: str) -> int:
+    """A whole number from the file: `two`, `'3'`, `1.5` and `true` are mistakes, not numbers."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScenarioError(f"{where} must be a whole number, not {value!r}")
+    return value
+
+
+def numbers(value: Any, where: str, count: int) -> list[int]:
+    if not isinstance(value, list) or len(value) != count:
+        raise ScenarioError(f"{where}: give one whole number per player, e.g. {[0] * count}")
+    return [whole(v, where) for v in value]
+
+
+def seat_of(st: GameState, key: Any) -> int:
+    """A seat as the file numbers it (1..players) -> the state's index."""
+    seat = key
+    if isinstance(key, str) and key.strip().isdigit():
+        seat = int(key)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= st.players:
+        raise ScenarioError(f"players are numbered 1..{st.players}, not {key!r}")
+    return seat - 1
+
+
+def zone_key(engine: Engine, name: Any, seat: int | None) -> str:
+    zones = engine.rules.zones
+    name = str(name)
+    if name not in zones:
+        hint = suggest(name, zones)
+        raise ScenarioError(f"unknown zone {name!r}" + (f" ({hint})" if hint else ""))
+    zt = zones[name]
+    if zt.per_player and seat is None:
+        raise ScenarioError(f"zone {name!r} belongs to each player: give it under players: N:")
+    if not zt.per_player and seat is not None:
+        raise ScenarioError(f"zone {name!r} is shared: give it under zones:")
+    return zt.key(seat if seat is not None else 0)
+
+
+def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
+    """A list of cards (ids or {card:, face:, under:, tokens:} mappings) as mappings."""
+    if isinstance(value, dict) and set(value) == {"in-order"}:
+        value = value["in-order"]
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: expected a list of cards")
+    out = []
+    for entry in value:
+        if isinstance(entry, str):
+            out.append({"card": entry})
+        elif isinstance(entry, dict):
+            check_keys(entry, CARD_KEYS, f"a card of {where}")
+            if not isinstance(entry.get("card"), str):
+                raise ScenarioError(f"{where}: a card given as a mapping needs 'card: id'")
+            if entry.get("face", "up") not in ("up", "down"):
+                raise ScenarioError(f"{where}: face must be up or down")
+            out.append(entry)
+        else:
+            raise ScenarioError(f"{where}: a card is its id or {{card:, face:, under:, tokens:}}, not {entry!r}")
+    return out
+
+
+# ---- describing cards ------------------------------------------------------------------
+
+
+def describe(engine: Engine, st: GameState, card: int, full: bool) -> str:
+    cs = st.cards[card]
+    name = engine.rules.cards[cs.type].id
+    if not full:
+        return name
+    parts = ["up" if cs.up else "down"]
+    if cs.under:
+        parts.append("under: " + " ".join(sorted(describe(engine, st, c, False) for c in cs.under)))
+    if cs.tokens:
+        parts.append("tokens: " + " ".join(sorted(cs.tokens)))
+    return f"{name}({'; '.join(parts)})"
+
+
+def describe_entry(entry: dict[str, Any]) -> str:
+    parts = [str(entry.get("face", "up"))]
+    under = [u if isinstance(u, str) else str(u.get("card")) for u in entry.get("under", [])]
+    if under:
+        parts.append("under: " + " ".join(sorted(under)))
+    if entry.get("tokens"):
+        parts.append("tokens: " + " ".join(sorted(str(t) for t in entry["tokens"])))
+    return f"{entry['card']}({'; '.join(parts)})"
+
+
+# ---- comparing a list of cards -----------------------------------------------------------
+
+
+def compare(actual_short: list[str], actual_full: list[str], value: Any, where: str) -> tuple[bool, str]:
+    """Compare cards found (top first; short ids and full descriptions) with an expectation.
+
+    The expectation is a size, a multiset, {in-order: [...]}, {contains:, excludes:} or
+    {one-of: [...]} of any of those. Returns (ok, what differs).
+    """
+    if isinstance(value, bool):
+        raise ScenarioError(f"{where}: expected {LIST_FORMS}")
+    if isinstance(value, int):
+        ok = len(actual_short) == value
+        return ok, "" if ok else f"expected {value} cards, got {len(actual_short)}: {actual_short}"
+    if isinstance(value, dict) and "one-of" in value:
+        if set(value) != {"one-of"} or not isinstance(value["one-of"], list) or not value["one-of"]:
+            raise ScenarioError(f"{where}: one-of takes a list of expectations, e.g. {{one-of: [[a, b], [c]]}}")
+        misses = []
+        for alt in value["one-of"]:
+            ok, why = compare(actual_short, actual_full, alt, where)
+            if ok:
+                return True, ""
+            misses.append(why)
+        return False, "none of the alternatives holds: " + " / ".join(misses)
+    if isinstance(value, dict) and set(value) & {"contains", "excludes"}:
+        check_keys(value, {"contains", "excludes"}, where)
+        problems = []
+        if "contains" in value:
+            left = list(range(len(actual_short)))
+            for e in card_entries(value["contains"], where):
+                want, full = _wanted(e)
+                found = next((i for i in left if (actual_full[i] if full else actual_short[i]) == want), None)
+                if found is None:
+                    problems.append(f"does not contain {want}")
+                else:
+                    left.remove(found)
+        for e in card_entries(value.get("excludes", []), where):
+            want, full = _wanted(e)
+            if want in (actual_full if full else actual_short):
+                problems.append(f"contains {want}")
+        return not problems, "; ".join(problems) + (f" (got {actual_full})" if problems else "")
+    if isinstance(value, dict) and set(value) != {"in-order"}:
+        raise ScenarioError(f"{where}: expected {LIST_FORMS}")
+    ordered = isinstance(value, dict)
+    wanted = [_wanted(e) for e in card_entries(value, where)]
+    if ordered:
+        got = [(actual_full[i] if i < len(wanted) and wanted[i][1] else s) for i, s in enumerate(actual_short)]
+        ok = got == [w for w, _ in wanted]
+        return ok, "" if ok else f"expected (top first) {[w for w, _ in wanted]}, got {actual_full}"
+    left = list(range(len(actual_short)))
+    missing = []
+    for want, full in wanted:
+        found = next((i for i in left if (actual_full[i] if full else actual_short[i]) == want), None)
+        if found is None:
+            missing.append(want)
+        else:
+            left.remove(found)
+    ok = not missing and not left
+    shown = actual_full if any(f for _, f in wanted) else actual_short
+    return ok, "" if ok else f"expected {sorted(w for w, _ in wanted)}, got {sorted(shown)}"
+
+
+def _wanted(entry: dict[str, Any]) -> tuple[str, bool]:
+    """How a listed card is compared: by id only, or (a mapping) by its full description."""
+    full = set(entry) != {"card"}
+    return (describe_entry(entry) if full else str(entry["card"])), full
+
+
+def compare_zones(engine: Engine, st: GameState, keys: list[str], value: Any, where: str) -> Check:
+    cards = [c for key in keys for c in reversed(st.zones[key])]  # top first, as scenarios list them
+    short = [describe(engine, st, c, False) for c in cards]
+    full = [describe(engine, st, c, True) for c in cards]
+    ok, detail = compare(short, full, value, where)
+    return Check(where, ok, detail)
+
+
+# ---- observations -----------------------------------------------------------------------
+
+
+def seen_cards(view: Any) -> list[str]:
+    """A zone as one player's observation shows it, top first: card ids, '?' for a back."""
+    if isinstance(view, dict):  # a hidden zone: its size and the cards the player knows
+        shown = [HIDDEN] * view["count"]
+        for known in view.get("known", []):
+            shown[known["from top"]] = known["card"]
+        return shown
+    return [v.get("card", HIDDEN) for v in reversed(view)]
+
+
+SEES_KEYS = {"zones", "players", "decision"}
+
+
+def check_sees(engine: Engine, st: GameState, value: Any, when: str) -> list[Check]:
+    checks = []
+    for seat_key, what in mapping(value, "sees", "{2: {players: {1: {hand: 5}}}}").items():
+        seat = seat_of(st, seat_key)
+        what = check_keys(what, SEES_KEYS, f"sees: {seat_key}")
+        obs = engine.observe(st, seat)
+        label = f"{when}: player {seat + 1} sees"
+        targets: list[tuple[str, Any, str]] = []
+        for name, v in mapping(what.get("zones"), f"sees: {seat_key}: zones", "{planet-deck: 3}").items():
+            targets.append((zone_key(engine, name, None), v, f"{label} zone {name}"))
+        for owner_key, zones in mapping(what.get("players"), f"sees: {seat_key}: players", "{1: {hand: 5}}").items():
+            owner = seat_of(st, owner_key)
+            for name, v in mapping(zones, f"sees: {seat_key}: players: {owner_key}", "{hand: 5}").items():
+                targets.append((zone_key(engine, name, owner), v, f"{label} player {owner + 1}'s {name}"))
+        for key, v, where in targets:
+            shown = seen_cards(obs["zones"][key])
+            ok, detail = compare(shown, shown, v, where)
+            checks.append(Check(where, ok, detail))
+        if "decision" in what:
+            checks.append(_seen_decision(obs["decision"], what["decision"], label))
+    return checks
+
+
+def _seen_decision(got: dict[str, Any] | None, d: Any, label: str) -> Check:
+    """`decision: none`, or {options: [...], prompt: ...} as the player's observation shows it."""
+    if d is None or d == "none":
+        return Check(f"{label} no decision of theirs", got is None, "" if got is None else f"they decide: {got}")
+    d = check_keys(d, {"options", "prompt"}, "sees: decision")
+    if got is None:
+        return Check(f"{label} a decision of theirs", False, "no decision is theirs now")
+    want = {k: ([str(o) for o in v] if k == "options" and isinstance(v, list) else v) for k, v in d.items()}
+    shown = {k: got[k] for k in want}
+    return Check(f"{label} their decision", shown == want, "" if shown == want else f"expected {want}, got {shown}")
+
+
+# ---- the checks ---------------------------------------------------------------------------
+
+
+DECISION_KEYS = {"player", "options", "prompt"}
+
+
+def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> list[Check]:
+    exp = check_keys(exp, EXPECT_KEYS, "expect")
+    checks: list[Check] = []
+
+    def scalar(name: str, actual: Any, wanted: Any) -> None:
+        ok = actual == wanted
+        checks.append(Check(f"{when}: {name}", ok, "" if ok else f"expected {wanted!r}, got {actual!r}"))
+
+    for name, values in mapping(exp.get("counters"), "expect: counters", "{fighter: [1, 2]}").items():
+        if name not in st.counters:
+            raise ScenarioError(f"unknown player counter {name!r}")
+        scalar(f"counter {name}", st.counters[name], values)
+    for name, value in mapping(exp.get("shared"), "expect: shared", "{influence-supply: 20}").items():
+        if name not in st.shared:
+            raise ScenarioError(f"unknown shared counter {name!r}")
+        scalar(f"counter {name}", st.shared[name], value)
+    for name, value in mapping(exp.get("zones"), "expect: zones", "{planet-deck: 3}").items():
+        key = zone_key(engine, name, None)
+        checks.append(compare_zones(engine, st, [key], value, f"{when}: zone {name}"))
+    for seat_key, zones in mapping(exp.get("players"), "expect: players", "{1: {hand: 5}}").items():
+        seat = seat_of(st, seat_key)
+        for name, value in mapping(zones, f"expect: players: {seat_key}", "{hand: [survey], fighter: 3}").items():
+            if name in st.counters:
+                scalar(f"player {seat + 1}'s {name}", st.counters[name][seat], value)
+                continue
+            key = zone_key(engine, name, seat)
+            checks.append(compare_zones(engine, st, [key], value, f"{when}: player {seat + 1}'s {name}"))
+    together = exp.get("together", [])
+    if not isinstance(together, list):
+        raise ScenarioError("together: a list of {player: N, zones: [hand, deck], cards: [...]}")
+    for i, group in enumerate(together):
+        group = check_keys(group, {"player", "zones", "cards"}, f"together item {i + 1}")
+        owner = seat_of(st, group["player"]) if "player" in group else None
+        names = group.get("zones")
+        if not isinstance(names, list) or not names or "cards" not in group:
+            raise ScenarioError(f"together item {i + 1}: give zones: [ZONE, ...] and cards: [...]")
+        zts = engine.rules.zones
+        keys = [zone_key(engine, n, owner if str(n) in zts and zts[str(n)].per_player else None) for n in names]
+        cards = group["cards"]
+        if isinstance(cards, dict) and "in-order" in cards:
+            raise ScenarioError(f"together item {i + 1}: cards over several zones have no order")
+        who = f"player {owner + 1}'s " if owner is not None else ""
+        checks.append(compare_zones(engine, st, keys, cards, f"{when}: {who}{' + '.join(map(str, names))}"))
+    if "decision" in exp:
+        _check_decision(st, exp["decision"], when, checks, scalar)
+    if "sees" in exp:
+        checks.extend(check_sees(engine, st, exp["sees"], when))
+    for key, attr in (
+        ("over", "over"),
+        ("phase", "phase"),
+        ("turn", "turn"),
+        ("round", "round"),
+        ("end-trigger", "end_trigger"),
+    ):
+        if key in exp:
+            scalar(key, getattr(st, attr), exp[key])
+    if "active" in exp:
+        scalar("active player", st.active + 1, exp["active"])
+    if "start-player" in exp:
+        scalar("start player", st.first + 1, exp["start-player"])
+    if "winners" in exp:
+        scalar("winners", [w + 1 for w in st.winners], exp["winners"])
+    if "scores" in exp:
+        scalar("scores", st.scores, exp["scores"])
+    if "tiebreaks" in exp:
+        scalar("tie-breaks", st.tiebreaks, exp["tiebreaks"])
+    if {"current-scores", "current-tiebreaks", "current-breakdown"} & set(exp):
+        scores, ties, breakdown = engine.score_now(st)
+        if "current-scores" in exp:
+            scalar("current scores", scores, exp["current-scores"])
+        if "current-tiebreaks" in exp:
+            scalar("current tie-breaks", ties, exp["current-tiebreaks"])
+        for name, parts in mapping(exp.get("current-breakdown"), "current-breakdown", "{planets: [2, 0]}").items():
+            if name not in breakdown:
+                hint = suggest(str(name), breakdown)
+                known = f" ({hint})" if hint else f"; parts: {', '.join(breakdown)}"
+                raise ScenarioError(f"the pack's score has no part {name!r}{known}")
+            scalar(f"current {name}", breakdown[name], parts)
+    if "log" in exp:
+        scalar("decision log", st.log, exp["log"])
+    if "invariants" in exp:
+        checks.extend(_invariant_checks(engine, st, exp["invariants"], when))
+    problems = engine.check(st)
+    checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
+    return checks
+
+
+def _invariant_checks(engine: Engine, st: GameState, wanted: Any, when: str) -> list[Check]:
+    """`invariants: {NAME: WANTED}`: pack or engine invariants (see rules_dsl/checking/expectations.py)."""
+    from rules_dsl.checking.expectations import check_named
+
+    wanted = mapping(wanted, "expect: invariants", "{NAME: true} (or a number, {at-least: N}, {at-most: N})")
+    out = []
+    for name, value in wanted.items():
+        ok, detail = check_named(engine, st, str(name), value)
+        out.append(Check(f"{when}: invariant {name}", ok, detail))
+    return out
+
+
+def _check_decision(st: GameState, d: Any, when: str, checks: list[Check], scalar: Any) -> None:
+    if d is None or d == "none":
+        scalar("no decision pending", st.pending is None, True)
+        return
+    d = check_keys(d, DECISION_KEYS, "expect: decision")
+    if st.pending is None:
+        checks.append(Check(f"{when}: decision", False, "expected a decision, but none is pending"))
+        return
+    if "player" in d:
+        scalar("deciding player", st.pending.player + 1, d["player"])
+    if "options" in d:
+        options = d["options"]
+        if isinstance(options, list):
+            scalar("options", list(st.pending.options), [str(o) for o in options])
+        else:
+            options = check_keys(options, {"contains", "excludes"}, "expect: decision: options")
+            legal = list(st.pending.options)
+            shown = f"options: {legal}"
+            for o in _strings(options.get("contains", []), "contains"):
+                checks.append(Check(f"{when}: options contain {o!r}", o in legal, "" if o in legal else shown))
+            for o in _strings(options.get("excludes", []), "excludes"):
+                checks.append(Check(f"{when}: options exclude {o!r}", o not in legal, "" if o not in legal else shown))
+    if "prompt" in d:
+        scalar("prompt", st.pending.prompt, d["prompt"])
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list):
+        raise ScenarioError(f"options: {where} takes a list of option ids")
+    return [str(v) for v in value]
+
+
+def left_over(engine: Engine, st: GameState, pool: list[int]) -> str:
+    left = Counter(engine.rules.cards[st.cards[c].type].id for c in pool)
+    return ", ".join(f"{k} x{v}" for k, v in left.items())

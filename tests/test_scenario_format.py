@@ -1,0 +1,262 @@
+"""The scenario format itself: every key can fail, and a bad file is a clear failed check.
+
+The example files in tests/scenarios/format/ pass (test_scenarios.py runs them); here the
+same examples are broken on purpose to show that each expectation really checks.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from rules_dsl.scenario import Report, run_scenario, run_scenario_file
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMAT = ROOT / "tests" / "scenarios" / "format"
+DOCS = ROOT / "docs" / "scenarios.md"
+
+
+def load(name: str) -> dict[str, Any]:
+    data = YAML(typ="safe").load((FORMAT / name).read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def run(data: dict[str, Any]) -> Report:
+    return run_scenario(data, FORMAT, Report("test", "test"))
+
+
+def failures(report: Report) -> list[str]:
+    return [f"{c.name}: {c.detail}" for c in report.checks if not c.ok]
+
+
+def checkpoint(data: dict[str, Any]) -> dict[str, Any]:
+    """The first {expect: ...} step of a scenario."""
+    step = next(s for s in data["decisions"] if isinstance(s, dict))
+    expect = step["expect"]
+    assert isinstance(expect, dict)
+    return expect
+
+
+# ---- the examples pass, and break when their expectations are wrong ------------------------
+
+
+def test_the_examples_pass() -> None:
+    for path in sorted(FORMAT.glob("*.yaml")):
+        report = run_scenario_file(path)
+        assert report.ok, report.render()
+
+
+def test_contains_and_excludes_can_fail() -> None:
+    data = load("contains_and_excludes.yaml")
+    exp = checkpoint(data)
+    exp["decision"]["options"]["contains"] = ["research-role"]
+    exp["players"][1]["hand"]["excludes"] = ["warfare"]
+    exp["zones"]["box"] = {"contains": ["drawde"]}
+    bad = failures(run(data))
+    assert len(bad) == 3, bad
+    for part in ("options contain 'research-role'", "contains warfare", "does not contain drawde"):
+        assert any(part in f for f in bad), (part, bad)
+
+
+def test_contains_counts_copies() -> None:
+    data = load("contains_and_excludes.yaml")
+    checkpoint(data)["players"][1]["hand"] = {"contains": ["warfare", "warfare"]}
+    assert any("does not contain warfare" in f for f in failures(run(data)))
+
+
+def test_current_scores_can_fail() -> None:
+    data = load("current_scores.yaml")
+    exp = checkpoint(data)
+    exp["current-scores"] = [5, 6]  # as if the technology under the planet scored nothing
+    exp["current-breakdown"]["planets"] = [0, 0]
+    bad = failures(run(data))
+    assert len(bad) == 2, bad
+    assert any("expected [5, 6], got [7, 6]" in f for f in bad), bad
+
+
+def test_an_unknown_score_part_is_named() -> None:
+    data = load("current_scores.yaml")
+    checkpoint(data)["current-breakdown"] = {"planet": [2, 0]}
+    (bad,) = failures(run(data))
+    assert "no part 'planet'" in bad and "planets" in bad
+
+
+def test_what_a_player_sees_can_fail() -> None:
+    data = load("what_a_player_sees.yaml")
+    sees = checkpoint(data)["sees"]
+    sees[2]["players"][1]["hand"] = ["survey", "?"]  # player 2 cannot see player 1's hand
+    sees[2]["players"][1]["empire"] = ["drawde", "pomerene"]  # nor a face-down planet
+    sees[2]["decision"] = {"options": ["pass"]}
+    bad = failures(run(data))
+    assert len(bad) == 3, bad
+
+
+def test_the_start_player_decides_when_a_round_ends() -> None:
+    data = load("start_player_round_order.yaml")
+    data["position"]["start-player"] = 1  # seat 1 started: seat 2 is next in the same round
+    bad = failures(run(data))
+    assert any("round" in f and "expected 1, got 0" in f for f in bad), bad
+
+
+def test_an_end_trigger_must_be_the_packs() -> None:
+    data = load("start_player_and_end_already_triggered.yaml")
+    data["position"]["end-trigger"] = "supply exhausted"
+    (bad,) = failures(run(data))
+    assert "no trigger 'supply exhausted'" in bad and "influence supply exhausted" in bad
+
+
+def test_without_the_end_trigger_the_game_goes_on() -> None:
+    data = load("start_player_and_end_already_triggered.yaml")
+    del data["position"]["end-trigger"]
+    data["position"]["shared"] = {"influence-supply": 5}
+    data["decisions"] = ["done"]
+    assert any("over: expected True, got False" in f for f in failures(run(data)))
+
+
+def test_one_of_fails_when_no_alternative_holds() -> None:
+    data = load("shuffle_multiset_and_one_of.yaml")
+    data["seeds"] = "1..3"
+    data["expect"]["players"][1]["hand"]["one-of"] = [["survey", "warfare", "research", "survey", "survey"]]
+    bad = failures(run(data))
+    assert len(bad) == 3 and all("none of the alternatives" in f for f in bad), bad
+    assert [f.split(":")[0] for f in bad] == ["seed 1", "seed 2", "seed 3"]
+
+
+def test_together_fails_on_a_wrong_multiset() -> None:
+    data = load("shuffle_multiset_and_one_of.yaml")
+    data["seeds"] = [1]
+    data["expect"]["together"][0]["cards"] = ["survey", "warfare", "research", "colonize", "colonize", "colonize"]
+    assert any("hand + deck" in f for f in failures(run(data)))
+
+
+def test_many_seeds_catch_an_expectation_that_holds_only_for_some_shuffles() -> None:
+    data = load("shuffle_multiset_and_one_of.yaml")
+    del data["then"]
+    data["expect"]["players"][1]["hand"] = ["survey", "warfare", "research", "colonize", "colonize"]
+    data["seeds"] = [1]
+    one = run(data).ok
+    data["seeds"] = "1..30"
+    report = run(data)
+    failed_seeds = {c.name.split(":")[0] for c in report.checks if not c.ok}
+    assert failed_seeds and len(failed_seeds) < 30  # some shuffles draw survey, some do not
+    assert one == ("seed 1" not in failed_seeds)
+
+
+def test_random_games_play_to_the_end() -> None:
+    data = load("shuffle_multiset_and_one_of.yaml")
+    data["seeds"] = [2]
+    data["then"] = {"random-games": 2}
+    report = run(data)
+    assert report.ok, report.render()
+    assert any(c.name == "seed 2: then: 2 random games" for c in report.checks) or any(
+        c.name == "then: 2 random games" for c in report.checks
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("seeds", "30..1", "write the smaller seed first"),
+        ("seeds", "many", "seeds must be a range such as 1..30"),
+        ("seeds", [1, "two"], "seeds must be a whole number, not 'two'"),
+        ("then", "random games 3", "expected 'random-games N'"),
+        ("then", "random-games 0", "1 to 1000 games"),
+    ],
+)
+def test_bad_seeds_and_then_are_clear_errors(key: str, value: Any, message: str) -> None:
+    data = load("shuffle_multiset_and_one_of.yaml")
+    data[key] = value
+    (bad,) = failures(run(data))
+    assert message in bad
+
+
+def test_seed_and_seeds_together_are_an_error() -> None:
+    data = load("shuffle_multiset_and_one_of.yaml")
+    data["seed"] = 3
+    (bad,) = failures(run(data))
+    assert "not both" in bad
+
+
+# ---- values of the wrong type are clear errors, not tracebacks -------------------------------
+
+BASE = {"name": "t", "pack": "base", "variants": ["learning"], "unused": "box"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"players": "two"}, "players must be a whole number, not 'two'"),
+        ({"players": True}, "players must be a whole number, not True"),
+        ({"seed": "one"}, "seed must be a whole number, not 'one'"),
+        ({"seed": 1.5}, "seed must be a whole number, not 1.5"),
+        ({"decisions": 5}, "decisions must be a list of option ids"),
+        ({"decisions": [None]}, "decision 1: an option id, not None"),
+        ({"position": {"counters": {"fighter": ["3", 0]}}}, "counter fighter must be a whole number, not '3'"),
+        ({"position": {"counters": {"fighter": 3}}}, "give one whole number per player"),
+        ({"position": {"shared": {"influence-supply": "ten"}}}, "must be a whole number, not 'ten'"),
+        ({"position": {"turn": "x"}}, "position: turn must be a whole number"),
+        ({"position": {"active": "two"}}, "players are numbered 1..2, not 'two'"),
+        ({"position": {"zones": ["box"]}}, "position: zones must be a mapping"),
+        ({"position": {"players": {1: {"hand": [3]}}}}, "a card is its id or"),
+        ({"position": {"players": {1: {"hand": [{"card": "survey", "tokens": "food"}]}}}}, "must be a list"),
+        ({"variants": {"learning": 1}}, "variants must be a variant name or a list of names"),
+        ({"expect": {"players": {1: ["hand"]}}}, "expect: players: 1 must be a mapping"),
+        ({"expect": {"decision": "yes"}}, "expect: decision must be a mapping"),
+        ({"expect": {"zones": {"box": {"some": 1}}}}, "expected a list, a size"),
+        ({"expect": {"zones": {"box": True}}}, "expected a list, a size"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_a_clear_error(extra: dict[str, Any], message: str) -> None:
+    report = run({**BASE, **extra})
+    bad = failures(report)
+    assert len(bad) == 1 and message in bad[0], bad
+
+
+def test_variants_as_one_string_is_one_variant_not_its_letters() -> None:
+    data = {**BASE, "variants": "learning", "position": {"phase": "role"}}
+    data["expect"] = {"decision": {"options": {"excludes": ["research-role"], "contains": ["survey-role"]}}}
+    report = run(data)
+    assert report.ok, report.render()
+    data["variants"] = "lerning"
+    (bad,) = failures(run(data))
+    assert "unknown variant 'lerning'" in bad
+
+
+def test_a_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("name: caf\u00e9\npack: base\n".encode("latin-1"))
+    report = run_scenario_file(path)
+    (bad,) = failures(report)
+    assert str(path) in bad and "not UTF-8" in bad and "line 1" in bad
+
+
+def test_a_control_character_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "bell.yaml"
+    path.write_text("name: t\npack: base\nseed: 1\a\n", encoding="utf-8")
+    (bad,) = failures(run_scenario_file(path))
+    assert "not valid YAML on line 3" in bad and "#x0007" in bad
+
+
+# ---- the docs show the examples the suite runs -----------------------------------------------
+
+
+def test_every_example_in_the_docs_is_a_file_the_suite_runs() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n# (tests/scenarios/\S+\.yaml)\n(.*?)```", text, re.DOTALL)
+    shown = {name for name, _ in blocks}
+    assert {f"tests/scenarios/format/{p.name}" for p in FORMAT.glob("*.yaml")} <= shown
+    for name, body in blocks:
+        assert (ROOT / name).read_text(encoding="utf-8") == body, f"docs/scenarios.md shows {name} differently"
+
+
+def test_every_builtin_pack_has_a_box_for_unused_cards() -> None:
+    from rules_dsl.engine import Engine, builtin_packs
+
+    for pack in builtin_packs():
+        zones = Engine.for_pack(pack).rules.zones
+        assert "box" in zones and not zones["box"].per_player, f"pack {pack!r} has no shared 'box' zone"
