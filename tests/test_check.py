@@ -228,3 +228,35 @@ def test_a_false_pack_invariant_is_pinned_by_its_scenario(claim: str, wanted: st
     assert f'"a claim about hands": {wanted}' in written.read_text(encoding="utf-8")
     report = run_scenario_file(written)
     assert [c.name for c in report.checks if not c.ok] == ["at the end: invariant a claim about hands"]
+
+
+def test_a_card_that_never_finishes_is_caught_when_played(tmp_path: Path) -> None:
+    folder = tmp_path / "loop"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: loop\nname: Loop\nrequires: [base]\nfiles: [cards.yaml]\n")
+    card = (ROOT / "tests" / "broken_packs" / "loses-influence" / "cards.yaml").read_text()
+    (folder / "cards.yaml").write_text(
+        card.replace("gain 1 influence; lose 1 influence", "while PLAYERS is more than 0: (shuffle your discard)")
+    )
+    paths = [str(ROOT / "cards"), str(folder)]
+    failure = check(Engine.load(paths), paths)
+    assert failure is not None
+    assert failure.invariant in ("the step limit never fires", properties.RUNS)
+    assert failure.log[-1] == "survey" and len(failure.log) <= 3
+    assert failure.applied == len(failure.log) - 1  # the last decision is the one that fails
+    written = write_scenario(failure, ",".join(paths), paths, set(), tmp_path / "loop.yaml")
+    assert "expect:" not in written.read_text(encoding="utf-8")
+    report = run_scenario_file(written)
+    (bad,) = [c for c in report.checks if not c.ok]
+    assert bad.name.startswith(f"step {len(failure.log)} (survey)")
+
+
+def test_a_set_up_that_never_finishes_is_caught_before_any_decision(tmp_path: Path) -> None:
+    folder = tmp_path / "setup-loop"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: setup-loop\nname: Loop\nrequires: [base]\nfiles: [rules.yaml]\n")
+    (folder / "rules.yaml").write_text("setup: |\n  while PLAYERS is more than 0: (shuffle the planet-deck)\n")
+    paths = [str(ROOT / "cards"), str(folder)]
+    failure = check(Engine.load(paths), paths, games=2)
+    assert failure is not None
+    assert failure.log == () and failure.where == "during set-up"

@@ -113,9 +113,11 @@ class GameChecker:
         rnd = random.Random(swap_seed)
         log: list[str] = []
         last: list[tuple[int, str, str, str]] = []
-        state = spec.new_game(engine)
+        applied = [0]  # decisions applied without error
+        state: GameState | None = None
 
         def on_step(s: GameState, i: int) -> None:
+            applied[0] = i
             properties.check_position(engine, s)
             tracker.check(s)
             stats.checks += 2 + len(engine.rules.invariants)
@@ -136,6 +138,7 @@ class GameChecker:
 
         try:
             try:
+                state = spec.new_game(engine)
                 horizon = horizon or self.opts.horizon
                 played = play(engine, state, choose, on_step, horizon or self.opts.max_decisions, before_apply)
             except Broken:
@@ -155,18 +158,9 @@ class GameChecker:
             properties.check_replay(engine, state)
             stats.checks += 2
         except Broken as exc:
-            applied = len(state.log)
+            where = "during set-up" if state is None else _where(engine, state, applied[0], last[0] if last else None)
             raise _Found(
-                Failure(
-                    exc.invariant,
-                    exc.detail,
-                    exc.of_invariant,
-                    exc.expected,
-                    spec,
-                    tuple(log),
-                    applied,
-                    _where(engine, state, applied, last[0] if last else None),
-                )
+                Failure(exc.invariant, exc.detail, exc.of_invariant, exc.expected, spec, tuple(log), applied[0], where)
             ) from None
 
 
