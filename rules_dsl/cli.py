@@ -6,7 +6,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import attrs
 import shtab
@@ -14,9 +13,16 @@ import shtab
 from rules_dsl import terminal
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import PackError, RulesError
-from rules_dsl.rules import CardType, Rules
 
 PACK_HELP = "installed pack ids (`rules-dsl packs`) or pack folders, separated by commas (default: base)"
+# shell completion of --pack: installed pack ids and folders in bash, folders elsewhere
+PACK_COMPLETE = {"bash": "_rules_dsl_packs", "zsh": "_files -/", "tcsh": "d"}
+COMPLETION_PREAMBLE = {
+    "bash": "_rules_dsl_packs() {\n"
+    '  compgen -W "$(rules-dsl packs --ids 2>/dev/null)" -- "$1"\n'
+    '  compgen -d -- "$1"\n'
+    "}\n"
+}
 
 
 def _engine(pack: str) -> Engine:
@@ -47,35 +53,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_cards(args: argparse.Namespace) -> int:
     from rules_dsl.card_view import show_cards
 
-    return show_cards(_engine(args.pack).rules, args.card, args.players, args.variant, args.json)
-
-
-def card_json(rules: Rules, ct: CardType, compiled: bool = False) -> dict[str, Any]:
-    """A card's facts as JSON (`cards --json`); with `compiled`, each section's effect tree."""
-    from rules_dsl.explain import effect_tree
-
-    out: dict[str, Any] = {
-        "id": ct.id,
-        "name": ct.name,
-        "kind": ct.kind,
-        "zone": ct.zone,
-        "count": ct.count,
-        "symbols": dict(ct.symbols),
-        "slots": dict(ct.slots),
-        "properties": {k: (v if isinstance(v, int | str) else "(an expression)") for k, v in ct.props.items()},
-        "text": ct.text,
-        "sections": list(ct.sections),
-    }
-    if compiled:
-        out["compiled"] = {s: [line.strip() for line in effect_tree(rules.effects[e])] for s, e in ct.sections.items()}
-    return out
+    rules = _engine(args.pack).rules
+    if args.players is not None:
+        terminal.check_players(rules.name, rules.min_players, rules.max_players, args.players)
+    return show_cards(rules, args.card, args.players, args.variant, args.json)
 
 
 def cmd_packs(args: argparse.Namespace) -> int:
     from rules_dsl.packs.installed import installed_packs
 
     packs = list(installed_packs().values())
-    if args.json:
+    if args.ids:
+        sys.stdout.write("".join(f"{p.id}\n" for p in packs if not p.problem))
+    elif args.json:
         terminal.print_json([attrs.asdict(p) for p in packs])
     else:
         rows = [
@@ -96,7 +86,7 @@ def cmd_packs(args: argparse.Namespace) -> int:
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    sys.stdout.write(shtab.complete(build_parser(), args.shell))
+    sys.stdout.write(shtab.complete(build_parser(), args.shell, preamble=COMPLETION_PREAMBLE.get(args.shell, "")))
     return 0
 
 
@@ -229,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("simulate", help="play a batch of games between random bots and print a summary")
-    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2, help="players per game (default: 2)")
     p.add_argument("--games", type=terminal.whole_number(1), default=100, help="number of games (default: 100)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default: 1)")
@@ -253,9 +243,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="list a pack's cards, or show cards' facts, source and canonical text and compiled effects",
     )
     p.add_argument("card", nargs="*", help="card ids to show (default: list all)")
-    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
-    p.add_argument("--players", type=int, help="work the facts out for this many players (default: 2)")
+    p.add_argument(
+        "--players", type=terminal.whole_number(1), help="work the facts out for this many players (default: 2)"
+    )
     p.add_argument(
         "--variant", action="append", metavar="NAME", help="a pack variant; repeat for several (default: the pack's)"
     )
@@ -280,14 +272,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_scenario)
 
     p = sub.add_parser("playthrough", help="print a readable transcript of one random-bot game")
-    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.set_defaults(func=cmd_playthrough)
 
     p = sub.add_parser("play", help="play a game at the terminal against random bots")
-    p.add_argument("--pack", default="base", help=PACK_HELP)
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
@@ -311,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("packs", help="list every installed pack: id, version, requirements, where it came from")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--ids", action="store_true", help="print only the ids of the usable packs, one a line")
     p.set_defaults(func=cmd_packs)
 
     p = sub.add_parser(

@@ -83,9 +83,9 @@ def test_listing_shows_copies_for_the_chosen_game(capsys: Capsys) -> None:
 def test_bad_players_and_variants_are_clear_errors(engine: Engine, capsys: Capsys) -> None:
     with pytest.raises(RulesError, match="is for 2 to 4 players, not 7"):
         setting(engine.rules, 7, None)
-    assert main(["cards", "warfare", "--players", "1"]) == 1
+    assert main(["cards", "warfare", "--players", "1"]) == 2  # a usage error, like simulate's
     out, err = capsys.readouterr()
-    assert out == "" and err == "error: Eminent Domain is for 2 to 4 players, not 1\n"
+    assert out == "" and err == "rules-dsl: error: --players 1: Eminent Domain is for 2 to 4 players\n"
     assert main(["cards", "--variant", "lerning"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("error: unknown variant 'lerning' (known: extended, ")

@@ -121,6 +121,20 @@ def test_entry_point_name_must_match_the_pack_id(tmp_path: Path, monkeypatch: py
     assert bad.problem == "the entry point is called 'survey-mod' but pack.yaml says id 'veteran-survey'"
 
 
+def test_no_pack_installed_says_how_to_fix_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules_dsl.packs import installed
+
+    monkeypatch.setattr(installed.metadata, "entry_points", lambda group: [])
+    installed.installed_packs.cache_clear()
+    try:
+        with pytest.raises(
+            RulesError, match=r"no pack is installed.*reinstall rules-dsl \(in a checkout: pip install -e \.\)"
+        ):
+            pack_paths("base")
+    finally:
+        installed.installed_packs.cache_clear()
+
+
 def test_a_pack_id_installed_twice_is_reported(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     from rules_dsl.packs import installed
 
@@ -281,6 +295,7 @@ def test_bad_numbers_are_usage_errors(capsys: Capsys, argv: list[str], message: 
         ),
         (["playthrough", "--players", "1"], "--players 1: Eminent Domain is for 2 to 4 players"),
         (["play", "--players", "9"], "--players 9: Eminent Domain is for 2 to 4 players"),
+        (["cards", "--players", "5"], "--players 5: Eminent Domain is for 2 to 4 players"),
         (["play", "--human", "3"], "--human 3: a 2-player game has seats 1 to 2"),
         (["play", "--players", "3", "--human", "1", "--human", "4"], "--human 4: a 3-player game has seats 1 to 3"),
     ],
@@ -346,7 +361,7 @@ def test_completion_script(capsys: Capsys, shell: str) -> None:
         assert word in out
 
 
-def test_completion_script_loads_in_bash(tmp_path: Path) -> None:
+def test_bash_completion_offers_commands_installed_packs_and_folders(tmp_path: Path) -> None:
     import subprocess
 
     bash = shutil.which("bash")
@@ -357,6 +372,28 @@ def test_completion_script_loads_in_bash(tmp_path: Path) -> None:
         [sys.executable, "-m", "rules_dsl", "completion", "bash"], capture_output=True, text=True, check=True
     )
     script.write_text(done.stdout, encoding="utf-8")
-    check = subprocess.run([bash, "-c", f"source {script} && complete -p rules-dsl"], capture_output=True, text=True)
-    assert check.returncode == 0, check.stderr
-    assert "rules-dsl" in check.stdout
+    (tmp_path / "my-mod").mkdir()
+    # the completion calls `rules-dsl packs --ids`: put this environment's rules-dsl first on PATH
+    bin_dir = Path(sys.executable).parent
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(f"'{w}'" for w in words)
+        code = (
+            f"source {script} && complete -p rules-dsl >/dev/null && COMP_WORDS=({line}) "
+            f"&& COMP_CWORD={len(words) - 1} && _shtab_rules_dsl && printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        )
+        out = subprocess.run([bash, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split()
+
+    assert complete("rules-dsl", "val") == ["validate"]
+    assert "--processes" in complete("rules-dsl", "simulate", "--pro")
+    assert complete("rules-dsl", "simulate", "--pack", "") == ["base", "microcosm", "my-mod"]
+    assert complete("rules-dsl", "cards", "--pack", "mi") == ["microcosm"]
+
+
+def test_packs_ids(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "packs", "--ids")
+    assert code == 0
+    assert out.splitlines() == sorted(installed_packs())

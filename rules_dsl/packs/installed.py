@@ -113,10 +113,15 @@ def find_installed(pack_id: str) -> InstalledPack:
     """An installed, usable pack, or a clear error naming the installed ones."""
     packs = installed_packs()
     pack = packs.get(pack_id)
+    if pack is None and not packs:
+        raise RulesError(
+            f"no pack {pack_id!r}: no pack is installed, not even the built-in ones, which come with "
+            "rules-dsl's install metadata: reinstall rules-dsl (in a checkout: pip install -e .)"
+        )
     if pack is None:
         hint = suggest(pack_id, packs)
         raise RulesError(
-            f"no pack {pack_id!r}: give an installed pack ({', '.join(sorted(packs)) or 'none installed'}) "
+            f"no pack {pack_id!r}: give an installed pack ({', '.join(sorted(packs))}) "
             "or a pack folder" + (f" ({hint})" if hint else "")
         )
     if pack.problem:
