@@ -292,6 +292,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_play)
 
+    from rules_dsl.checking.command import add_parser as add_check_parser
+
+    add_check_parser(sub)
+
     p = sub.add_parser("golden", help="regenerate (or --check) the golden playthroughs")
     p.add_argument("--dir", default="tests/golden", help="where the transcripts live (default: tests/golden)")
     p.add_argument("--check", action="store_true", help="compare instead of writing")

@@ -60,6 +60,18 @@ class EndTrigger:
 
 
 @attrs.frozen
+class Invariant:
+    """A pack's claim about every position of its game (see compiler/invariants.py)."""
+
+    name: str
+    kind: str  # holds | constant | never-decreases | never-increases
+    claim: Any  # a Cond for holds, else a NumExpr
+    each_player: NumExpr | None  # added once per player, for the expression claims
+    file: str
+    line: int
+
+
+@attrs.frozen
 class Variant:
     name: str
     description: str
@@ -101,3 +113,4 @@ class Rules:
     quantity_spots: dict[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)
     # valued properties: property -> value -> the expression it stands for, as written
     valued: dict[str, dict[str, str]] = attrs.Factory(dict)
+    invariants: tuple[Invariant, ...] = ()

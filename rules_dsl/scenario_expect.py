@@ -37,6 +37,7 @@ EXPECT_KEYS = {
     "round",
     "end-trigger",
     "log",
+    "invariants",
 }
 CARD_KEYS = {"card", "face", "under", "tokens"}
 LIST_FORMS = "a list, a size, {in-order: [...]}, {contains: [...], excludes: [...]} or {one-of: [...]}"
@@ -375,9 +376,23 @@ def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> li
             scalar(f"current {name}", breakdown[name], parts)
     if "log" in exp:
         scalar("decision log", st.log, exp["log"])
+    if "invariants" in exp:
+        checks.extend(_invariant_checks(engine, st, exp["invariants"], when))
     problems = engine.check(st)
     checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
     return checks
+
+
+def _invariant_checks(engine: Engine, st: GameState, wanted: Any, when: str) -> list[Check]:
+    """`invariants: {NAME: WANTED}`: pack or engine invariants (see rules_dsl/checking/expectations.py)."""
+    from rules_dsl.checking.expectations import check_named
+
+    wanted = mapping(wanted, "expect: invariants", "{NAME: true} (or a number, {at-least: N}, {at-most: N})")
+    out = []
+    for name, value in wanted.items():
+        ok, detail = check_named(engine, st, str(name), value)
+        out.append(Check(f"{when}: invariant {name}", ok, detail))
+    return out
 
 
 def _check_decision(st: GameState, d: Any, when: str, checks: list[Check], scalar: Any) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from hypothesis import settings
 
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
+from rules_dsl.testing import play, seeded_chooser
 
 # In CI the property tests draw the same examples every run, so a landing never depends on
 # luck; locally they explore new ones each run (and keep failures in .hypothesis/).
@@ -47,17 +47,6 @@ def engine() -> Engine:
 Chooser = Callable[[GameState], str]
 
 
-def seeded_chooser(seed: int) -> Chooser:
-    """A random bot: picks uniformly among the pending options with its own stream."""
-    rnd = random.Random(seed)
-
-    def choose(st: GameState) -> str:
-        assert st.pending is not None
-        return rnd.choice(st.pending.options)
-
-    return choose
-
-
 def play_random(
     engine: Engine,
     players: int,
@@ -67,32 +56,20 @@ def play_random(
     on_step: Callable[[GameState, int], None] | None = None,
     max_decisions: int = MAX_DECISIONS,
 ) -> tuple[GameState, list[str]]:
-    """Play one game with legal options only, step by step, to its end.
+    """Play one game with legal options only, step by step, to its end (rules_dsl.testing.play).
 
     `choose` picks an option (default: a random bot seeded with `seed`); `on_step(st, i)`
     is called after set-up (i = 0) and after the i-th decision. Returns the final state
     and the options chosen. Fails if the game takes more than `max_decisions` decisions.
     """
-    choose = choose or seeded_chooser(seed)
     st = engine.new_game(players, seed, variants)
-    log: list[str] = []
-    if on_step is not None:
-        on_step(st, 0)
-    while st.pending is not None:
-        assert len(log) < max_decisions, (
-            f"game {players}p seed {seed} {variants} did not end in {max_decisions} decisions"
-        )
-        option = choose(st)
-        assert option in st.pending.options
-        engine.apply(st, option)
-        log.append(option)
-        if on_step is not None:
-            on_step(st, len(log))
+    log = play(engine, st, choose or seeded_chooser(seed), on_step, max_decisions)
+    assert st.over, f"game {players}p seed {seed} {variants} did not end in {max_decisions} decisions"
     return st, log
 
 
-@pytest.fixture(scope="session")
-def play() -> Callable[..., tuple[GameState, list[str]]]:
+@pytest.fixture(scope="session", name="play")
+def play_fixture() -> Callable[..., tuple[GameState, list[str]]]:
     """`play(engine, players, seed, variants=None, choose=None, on_step=None)`."""
     return play_random
 

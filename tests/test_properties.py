@@ -21,8 +21,19 @@ from conftest import BASE_VARIANTS, MAX_DECISIONS, MAX_TURNS, base_engine, play_
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules_dsl.checking.properties import (
+    check_final,
+    check_observations,
+    check_position,
+    hidden_from,
+    observation_text,
+    swap_types,
+    swappable,
+)
+from rules_dsl.checking.runner import CheckOptions, GameChecker, Stats
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
+from rules_dsl.testing import drawing_chooser
 
 SETTINGS = settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow])
 
@@ -43,62 +54,31 @@ def engine_for(pack: str) -> Engine:
     return base_engine() if pack == "base" else Engine.for_pack(pack)
 
 
-def check_decision(st_: GameState) -> None:
-    """The pending decision is well formed."""
-    d = st_.pending
-    assert d is not None
-    assert not st_.over
-    assert 0 <= d.player < st_.players
-    assert d.options, "a decision with no options"
-    assert len(set(d.options)) == len(d.options), f"duplicate option ids: {d.options}"
-    assert len(d.values) == len(d.options)
-
-
-def check_final(engine: Engine, st_: GameState) -> None:
-    assert st_.over
-    assert st_.pending is None
-    assert st_.phase == "over"
+def check_end(engine: Engine, st_: GameState) -> None:
+    check_final(engine, st_)
     assert st_.turn <= MAX_TURNS
-    assert st_.end_trigger in {t.name for t in engine.rules.end_triggers}
-    assert len(st_.scores) == len(st_.tiebreaks) == st_.players
-    best = max(zip(st_.scores, st_.tiebreaks))
-    assert st_.winners == [p for p in range(st_.players) if (st_.scores[p], st_.tiebreaks[p]) == best]
 
 
-# ---- consistency at every step, and termination ------------------------------------
-
-
-# Hypothesis picks the first HYPOTHESIS_CHOICES decisions, then a seeded random bot plays
-# on. Termination is a property of random play only: a legal but degenerate strategy
-# (always the first option, in a 4-player game, leads Survey forever) never empties the
-# second role stack, and the rules, like the printed game, have no turn limit.
-HYPOTHESIS_CHOICES = 150
+# ---- every invariant at every position: what `rules-dsl check` runs --------------------
 
 
 @SETTINGS
-@given(game=games_st, seed=seeds_st, bot=seeds_st, data=st.data())
-def test_every_step_is_consistent_and_the_game_ends(game: Any, seed: int, bot: int, data: Any) -> None:
+@given(game=games_st, data=st.data())
+def test_every_position_keeps_every_invariant(game: Any, data: Any) -> None:
+    """The product's checker, under pytest: engine and pack invariants at every position,
+    observations, JSON round trips at drawn positions, the end, replay."""
+    from rules_dsl.testing import GameSpec
+
     pack, players, variants = game
     engine = engine_for(pack)
-    random_bot = seeded_chooser(bot)
-
-    def choose(s: GameState) -> str:
-        assert s.pending is not None
-        if len(s.log) < HYPOTHESIS_CHOICES:
-            return data.draw(st.sampled_from(s.pending.options))  # type: ignore[no-any-return]
-        return random_bot(s)
-
-    def on_step(s: GameState, i: int) -> None:
-        problems = engine.check(s)
-        assert problems == [], f"after decision {i}: {problems}"
-        if s.pending is not None:
-            check_decision(s)
-
-    final, log = play_random(engine, players, seed, variants, choose=choose, on_step=on_step)
-    check_final(engine, final)
-    assert final.log == log
-    assert len(log) <= MAX_DECISIONS
-    assert final.variants == list(variants if variants is not None else engine.rules.default_variants)
+    spec = GameSpec(players, data.draw(seeds_st), None if variants is None else tuple(variants))
+    stats = Stats()
+    trips = set(data.draw(st.lists(st.integers(0, 300), max_size=3)))
+    looks = set(data.draw(st.lists(st.integers(0, 300), max_size=6)))
+    GameChecker(engine, CheckOptions(max_decisions=MAX_DECISIONS), stats).run(
+        spec, drawing_chooser(data), trips, looks, data.draw(seeds_st)
+    )
+    assert stats.checks > 0
 
 
 @settings(deadline=None, max_examples=30)
@@ -107,8 +87,10 @@ def test_random_bot_games_end_consistently(game: Any, seed: int) -> None:
     pack, players, variants = game
     engine = engine_for(pack)
     final, log = play_random(engine, players, seed, variants)
-    check_final(engine, final)
-    assert engine.check(final) == []
+    check_end(engine, final)
+    assert final.log == log
+    assert final.variants == list(variants if variants is not None else engine.rules.default_variants)
+    check_position(engine, final)
     assert engine.legal_options(final) == []
     assert engine.decision(final) is None
 
@@ -258,117 +240,6 @@ def test_clone_does_not_see_changes_to_the_original(engine: Engine) -> None:
 # ---- observations ---------------------------------------------------------------------
 
 
-def hidden_from(engine: Engine, st_: GameState, player: int) -> dict[int, Any]:
-    """Cards whose identity `player` may not know, per the zones' declared visibility.
-
-    Value None: the card is not shown at all (a hidden zone, or another player's private
-    zone). Otherwise the card is face down and not the player's own, so only its back
-    shows: the value is (kind, public properties), which a swap must keep.
-    """
-    rules = engine.rules
-    out: dict[int, Any] = {}
-
-    def unseen(c: int) -> None:
-        if player not in st_.cards[c].seen:  # a card the player peeked at is known to them
-            out[c] = None
-        for u in st_.cards[c].under:
-            unseen(u)
-
-    def shown(c: int, mine: bool) -> None:
-        cs = st_.cards[c]
-        if not cs.up and not mine and player not in cs.seen:
-            out[c] = back_of(engine, cs.type)
-        for u in cs.under:
-            shown(u, mine)
-
-    for key, cards in st_.zones.items():
-        name, _, seat = key.partition(".")
-        zt = rules.zones[name]
-        owner = int(seat) if seat else -1
-        if zt.visibility == "hidden" or (zt.visibility == "owner" and owner != player):
-            for c in cards:
-                unseen(c)
-        else:
-            for c in cards:
-                shown(c, owner == player)
-    return out
-
-
-def back_of(engine: Engine, card_type: int) -> tuple[str, tuple[Any, ...]]:
-    ct = engine.rules.cards[card_type]
-    return (ct.kind, tuple((p, ct.props[p]) for p in ct.public_props))
-
-
-def swappable(engine: Engine, st_: GameState, hidden: dict[int, Any], a: int, b: int) -> bool:
-    ca, cb = st_.cards[a], st_.cards[b]
-    if a == b or ca.type == cb.type:
-        return False
-    if ca.tokens or ca.under or cb.tokens or cb.under:
-        return False
-    # a face-down card shown by its back must keep the same back
-    if hidden[a] is not None and back_of(engine, cb.type) != hidden[a]:
-        return False
-    return hidden[b] is None or back_of(engine, ca.type) == hidden[b]
-
-
-def pick_swaps(engine: Engine, st_: GameState, player: int, rnd: random.Random, n: int) -> list[tuple[int, int]]:
-    hidden = hidden_from(engine, st_, player)
-    cards = sorted(hidden)
-    pairs: list[tuple[int, int]] = []
-    # every card shown only by its back, with a partner if one exists
-    for a in cards:
-        if hidden[a] is not None:
-            partners = [b for b in cards if swappable(engine, st_, hidden, a, b)]
-            if partners:
-                pairs.append((a, rnd.choice(partners)))
-    for _ in range(20 * n):
-        if len(pairs) >= n + 1 or len(cards) < 2:
-            break
-        a, b = rnd.sample(cards, 2)
-        if swappable(engine, st_, hidden, a, b):
-            pairs.append((a, b))
-    return pairs
-
-
-def swap_types(st_: GameState, a: int, b: int) -> None:
-    st_.cards[a].type, st_.cards[b].type = st_.cards[b].type, st_.cards[a].type
-
-
-def observation_text(engine: Engine, st_: GameState, player: int) -> str:
-    return json.dumps(engine.observe(st_, player), sort_keys=True)
-
-
-def check_observations(engine: Engine, st_: GameState, rnd: random.Random, swaps_per_player: int) -> tuple[int, int]:
-    """Checks every player's observation; returns (swaps done, swaps of face-down backs)."""
-    done = backs = 0
-    before = engine.to_json(st_)
-    for p in range(st_.players):
-        obs = engine.observe(st_, p)
-        text = json.dumps(obs, sort_keys=True)
-        assert json.loads(text) == obs, "the observation is not plain JSON data"
-        assert obs["player"] == p
-        d = st_.pending
-        if d is not None and d.player == p:
-            assert obs["decision"] == {"prompt": d.prompt, "source": d.source, "options": d.options}
-        else:
-            assert obs["decision"] is None
-        hidden = hidden_from(engine, st_, p)
-        for a, b in pick_swaps(engine, st_, p, rnd, swaps_per_player):
-            swap_types(st_, a, b)
-            try:
-                changed = observation_text(engine, st_, p)
-            finally:
-                swap_types(st_, a, b)
-            assert changed == text, (
-                f"player {p + 1}'s observation changes when hidden cards {a} ({st_.cards[a].loc}) "
-                f"and {b} ({st_.cards[b].loc}) swap types"
-            )
-            done += 1
-            backs += hidden[a] is not None or hidden[b] is not None
-    assert engine.to_json(st_) == before
-    return done, backs
-
-
 @settings(deadline=None, max_examples=6)
 @given(game=games_st, seed=seeds_st, bot=seeds_st)
 def test_observations_never_depend_on_hidden_cards(game: Any, seed: int, bot: int) -> None:
@@ -378,7 +249,9 @@ def test_observations_never_depend_on_hidden_cards(game: Any, seed: int, bot: in
     totals = [0, 0]
 
     def on_step(s: GameState, _i: int) -> None:
+        before = engine.to_json(s)
         done, backs = check_observations(engine, s, rnd, 2)
+        assert engine.to_json(s) == before  # the swaps are undone
         totals[0] += done
         totals[1] += backs
 

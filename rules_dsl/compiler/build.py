@@ -12,6 +12,7 @@ import attrs
 from rules_dsl import ast
 from rules_dsl.compiler import names
 from rules_dsl.compiler.compose import Pieces, compose
+from rules_dsl.compiler.invariants import compile_invariants
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
 from rules_dsl.compiler.vocabulary import Vocabulary, add_to_groups, read_vocabulary
 from rules_dsl.effects.base import Effect
@@ -186,6 +187,15 @@ class _Builder:
         phases = self.compile_turn(sc)
         triggers, extra = self.compile_end(sc)
         score, tiebreak = self.compile_scoring(sc)
+        invariants = compile_invariants(
+            [src.sections["invariants"] for src in self.sources if "invariants" in src.sections],
+            sc,
+            self.problems,
+            self.parse_text,
+            self.report,
+            self._text_loc,
+            self.composed.overrides,
+        )
         sc.finish_procedures(self.problems, text_pos)
         self.check_names(set(params) | BUILTIN_PARAMS, lets)
         players = self.player_range()
@@ -237,6 +247,7 @@ class _Builder:
             **self.read_limits(),
             quantity_spots={q: tuple(sp) for q, sp in self._quantity_spots.items()},
             valued={p: {v: str(text) for v, (text, _) in vs.items()} for p, vs in voc.valued.items()},
+            invariants=invariants,
         )
 
     def check_names(self, params: set[str], lets: set[str]) -> None:

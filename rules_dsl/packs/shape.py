@@ -285,6 +285,20 @@ SCORING = Record(
     }
 )
 
+INVARIANT_CLAIMS = ("holds", "constant", "never-decreases", "never-increases")
+INVARIANT = Record(
+    doc="A fact of the game checked by rules-dsl check in every position (docs/checking.md#pack-invariants).",
+    fields={
+        "name": _f(Str(), "what must hold, in words", required=True),
+        "holds": _f(CONDITION, "true in every position, for each player as 'you'"),
+        "constant": _f(EXPRESSION, "its value never changes"),
+        "never-decreases": _f(EXPRESSION, "its value never goes down"),
+        "never-increases": _f(EXPRESSION, "its value never goes up"),
+        "plus-each-player": _f(EXPRESSION, "worked out for each player as 'you' and added to the value"),
+    },
+    exclusive=(INVARIANT_CLAIMS,),
+)
+
 # ---- cards --------------------------------------------------------------------------
 
 _CARD_FIELDS = {
@@ -373,6 +387,7 @@ PACK_FILE = Record(
         "procedures": _f(Table(value=TEXT), "named rules text that other text calls"),
         "game-end": _f(GAME_END),
         "scoring": _f(SCORING),
+        "invariants": _f(Seq(INVARIANT), "facts of the game that hold in every position"),
         "cards": _f(Seq(CARD), "the card definitions"),
         "extend": _f(EXTEND),
         "limits": _f(LIMITS),
