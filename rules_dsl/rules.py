@@ -54,6 +54,15 @@ class EndTrigger:
 
 
 @attrs.frozen
+class Statistic:
+    """A named count of card moves (for reports): any card moved from one of `sources` to one of `targets`."""
+
+    name: str
+    sources: tuple[str, ...]  # zone names
+    targets: tuple[str, ...]
+
+
+@attrs.frozen
 class Variant:
     name: str
     description: str
@@ -87,3 +96,5 @@ class Rules:
     overrides: tuple[str, ...] = ()  # what later packs replaced, for the loader's report
     wild: dict[int, Cond] = attrs.Factory(dict)  # card type -> when it counts as every symbol
     step_limit: int = 20000
+    evaluation: NumExpr | None = None  # the pack's `evaluation:`, how good a position is for "you" (for bots)
+    statistics: tuple[Statistic, ...] = ()

@@ -19,7 +19,7 @@ from rules_dsl.errors import DslSyntaxError, suggest
 from rules_dsl.packs.loader import Problems, find_pack_folders, key_loc, load_pack, value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 from rules_dsl.parser import parse
-from rules_dsl.rules import CardType, EndTrigger, Rules, Variant
+from rules_dsl.rules import CardType, EndTrigger, Rules, Statistic, Variant
 
 CARD_FIELDS = {"id", "name", "kind", "count", "zone", "symbols", "slots", "text"}
 VAR_RE = "[A-Z][A-Z0-9_]*"
@@ -107,7 +107,7 @@ class _Builder:
         for src in sources:
             for key, located in src.sections.items():
                 self.parts.setdefault(key, []).append(located)
-        for key in ("setup", "turn", "game-end", "scoring", "default-variants"):
+        for key in ("setup", "turn", "game-end", "scoring", "evaluation", "statistics", "default-variants"):
             found = self.parts.get(key, [])
             if len(found) > 1:
                 self.overridden.append(f"{key} ({found[-2].loc.file} -> {found[-1].loc.file})")
@@ -123,6 +123,9 @@ class _Builder:
         variants, defaults = self.read_variants(params)
         cards = self.merge_cards()
         texts = self.parse_all(cards)
+        statistics = self.read_statistics(voc)
+        evaluation_part = self.last("evaluation")
+        evaluation_tree = None if evaluation_part is None else self.parse_text(evaluation_part, "expression")
         lets = {"X", "N"}
         binds: dict[str, str] = {}
         for t in texts:
@@ -163,6 +166,12 @@ class _Builder:
         phases = self.compile_turn(sc)
         triggers, extra = self.compile_end(sc)
         score, tiebreak = self.compile_scoring(sc)
+        evaluation = None
+        if evaluation_tree is not None and evaluation_part is not None:
+            try:
+                evaluation = sc.num(evaluation_tree)
+            except CompileError as exc:
+                self.report(exc, evaluation_part.loc)
         sc.finish_procedures(self.problems, text_pos)
         players = self.player_range()
         bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
@@ -209,7 +218,39 @@ class _Builder:
             draw_to=voc.draw[1],
             overrides=tuple(self.overridden),
             wild=wild,
+            evaluation=evaluation,
+            statistics=tuple(statistics),
         )
+
+    def read_statistics(self, voc: Vocabulary) -> list[Statistic]:
+        """`statistics: {NAME: {from: ZONE or [ZONE...], to: ZONE or [ZONE...]}}`: card moves to count."""
+        part = self.last("statistics")
+        if part is None:
+            return []
+        node = part.value
+        if not hasattr(node, "items"):
+            self.problems.add(part.loc, "statistics must map a name to {from: zones, to: zones}")
+            return []
+        out = []
+        for name, spec in node.items():
+            loc = value_loc(node, name, part.loc.file)
+            if not hasattr(spec, "items") or set(spec) != {"from", "to"}:
+                self.problems.add(loc, f"statistic {name!r} must be {{from: zones, to: zones}}", expected=["from", "to"])
+                continue
+            ends: list[tuple[str, ...]] = []
+            for end in ("from", "to"):
+                zones = spec[end] if isinstance(spec[end], list) else [spec[end]]
+                for z in zones:
+                    if z not in voc.zones:
+                        self.problems.add(
+                            value_loc(spec, end, part.loc.file),
+                            f"statistic {name!r}: unknown zone {z!r}",
+                            expected=sorted(voc.zones),
+                            suggestion=suggest(str(z), voc.zones),
+                        )
+                ends.append(tuple(str(z) for z in zones))
+            out.append(Statistic(str(name), ends[0], ends[1]))
+        return out
 
     def player_range(self) -> tuple[int, int]:
         for s in reversed(self.sources):

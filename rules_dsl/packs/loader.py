@@ -2,7 +2,7 @@
 
 A pack folder holds `pack.yaml` (the manifest) and YAML files whose top-level keys are
 the parts of a game: vocabulary, parameters, variants, setup, turn, procedures,
-game-end, scoring, cards. Any file may hold any part; a part given twice is an error,
+game-end, scoring, evaluation, statistics, cards. Any file may hold any part; a part given twice is an error,
 except `cards`, which add up.
 """
 
@@ -30,6 +30,8 @@ PARTS = {
     "procedures",
     "game-end",
     "scoring",
+    "evaluation",
+    "statistics",
     "cards",
 }
 
