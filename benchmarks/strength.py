@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.proportion import proportion_confint  # type: ignore[import-untyped]
 
 from rules_dsl.engine import pack_paths
 from rules_dsl.simulate import Batch, run_local

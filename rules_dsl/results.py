@@ -63,34 +63,32 @@ class Loaded:
     skipped: list[tuple[int, str]]  # (line number, why)
 
 
-def load(path: str | Path, lines: Iterable[str] | None = None) -> Loaded:
+def load(path: str | Path) -> Loaded:
     """Every good line of a results file; broken or foreign lines are listed, not fatal."""
-    out = Loaded([], [])
     try:
-        handle = Path(path).open(encoding="utf-8", errors="replace") if lines is None else None
+        with Path(path).open(encoding="utf-8", errors="replace") as handle:
+            return parse(handle)
     except OSError as exc:
         raise RulesError(f"cannot read results file {path}: {exc.strerror or exc}") from None
-    source = handle if handle is not None else lines
-    assert source is not None
-    try:
-        for number, line in enumerate(source, 1):
-            text = line.strip()
-            if not text:
-                continue
-            if len(text) > MAX_LINE:
-                out.skipped.append((number, "line too long"))
-                continue
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as exc:
-                out.skipped.append((number, f"not JSON ({exc.msg} at column {exc.colno})"))
-                continue
-            why = problem(record)
-            if why:
-                out.skipped.append((number, f"not a game result: {why}"))
-                continue
-            out.games.append(record)
-    finally:
-        if handle is not None:
-            handle.close()
+
+
+def parse(lines: Iterable[str]) -> Loaded:
+    out = Loaded([], [])
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text:
+            continue
+        if len(text) > MAX_LINE:
+            out.skipped.append((number, "line too long"))
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            out.skipped.append((number, f"not JSON ({exc.msg} at column {exc.colno})"))
+            continue
+        why = problem(record)
+        if why:
+            out.skipped.append((number, f"not a game result: {why}"))
+            continue
+        out.games.append(record)
     return out

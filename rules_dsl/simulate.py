@@ -127,19 +127,19 @@ def run_dask(batch: Batch, seeds: list[int], scheduler: str | None, processes: i
     try:
         if scheduler:
             try:
-                client = Client(scheduler, timeout="5s")
+                client = Client(scheduler, timeout="5s")  # type: ignore[no-untyped-call]
             except (OSError, TimeoutError) as exc:
                 raise RulesError(
                     f"cannot reach the dask scheduler at {scheduler!r} ({exc}); no game was played"
                 ) from None
         else:
-            cluster = LocalCluster(
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=max(1, processes), threads_per_worker=1, processes=True, dashboard_address=None
             )
-            client = Client(cluster)
+            client = Client(cluster)  # type: ignore[no-untyped-call]
         with client:
             futures = client.map(play_seed, [batch] * len(seeds), seeds, pure=False)
-            for future in as_completed(futures):
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield future.result()
     finally:
         if cluster is not None:
@@ -218,12 +218,12 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         return {"games": 0}
     players = games[0]["players"]
     wins = [0.0] * players
-    bot_wins: Counter[str] = Counter()
+    bot_wins: dict[str, float] = {}
     bot_seats: Counter[str] = Counter()
     for g in games:
         for w in g["winners"]:
             wins[w] += 1 / len(g["winners"])
-            bot_wins[g["bots"][w]] += 1 / len(g["winners"])
+            bot_wins[g["bots"][w]] = bot_wins.get(g["bots"][w], 0.0) + 1 / len(g["winners"])
         bot_seats.update(g["bots"])
     all_scores = [s for g in games for s in g["scores"]]
     parts: dict[str, list[int]] = {}
@@ -241,7 +241,7 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         "max_score": max(all_scores),
         "shared_wins": sum(1 for g in games if len(g["winners"]) > 1),
         "win_share_by_seat": [w / n for w in wins],
-        "win_share_by_bot": {b: bot_wins[b] / bot_seats[b] * players for b in sorted(bot_seats)},
+        "win_share_by_bot": {b: bot_wins.get(b, 0.0) / bot_seats[b] * players for b in sorted(bot_seats)},
         "end_triggers": dict(Counter(g["end_trigger"] or "(none)" for g in games).most_common()),
         "score_parts": {
             name: {"mean": sum(p) / len(p), "share": sum(p) / total_points} for name, p in parts.items()

@@ -24,9 +24,8 @@ def test_a_local_dask_cluster_gives_the_same_results(tmp_path: Path, capsys: Cap
 
 def test_an_unreachable_scheduler_stops_with_a_clear_error(tmp_path: Path, capsys: Capsys) -> None:
     out = tmp_path / "r.jsonl"
-    code = main(
-        ["simulate", "--games", "2", "--quiet", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", str(out)]
-    )
+    dead = "tcp://127.0.0.1:9"
+    code = main(["simulate", "--games", "2", "--quiet", "--backend", "dask", "--scheduler", dead, "--out", str(out)])
     err = capsys.readouterr().err
     assert code == 1
     assert err.startswith("error: cannot reach the dask scheduler at 'tcp://127.0.0.1:9'")

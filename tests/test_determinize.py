@@ -49,9 +49,9 @@ def test_hidden_cards_are_resampled_not_read(engine: Engine) -> None:
     assert all(c in [x for g in groups.values() for x in g] for c in st.zones[hand])
     assert not any(c in [x for g in groups.values() for x in g] for c in st.zones[f"hand.{me}"])
     rnd = random.Random(1)
-    dealt = {tuple(sorted(determinize(engine.rules, st, me, rnd).cards[c].type for c in st.zones[hand])) for _ in range(20)}
+    samples = [determinize(engine.rules, st, me, rnd) for _ in range(20)]
+    dealt = {tuple(sorted(s.cards[c].type for c in st.zones[hand])) for s in samples}
     assert len(dealt) > 1  # the opponent's hand is dealt again from their hand and deck
-    assert tuple(real) in dealt or len(dealt) > 1
     # the owner's own view of their hand stays exactly the real one
     det = determinize(engine.rules, st, other, rnd)
     assert sorted(det.cards[c].type for c in st.zones[hand]) == real

@@ -93,10 +93,10 @@ class ISMCTSBot:
             apply(st, best)
             path.append((node, d.player))
         for _ in range(self.rollout):
-            d = st.pending
-            if d is None:
+            pending = st.pending
+            if pending is None:
                 break
-            apply(st, d.options[rng.randrange(len(d.options))])
+            apply(st, pending.options[rng.randrange(len(pending.options))])
         rewards = self._rewards(st)
         root.visits += 1
         for n, seat in path:

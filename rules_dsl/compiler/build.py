@@ -235,7 +235,8 @@ class _Builder:
         for name, spec in node.items():
             loc = value_loc(node, name, part.loc.file)
             if not hasattr(spec, "items") or set(spec) != {"from", "to"}:
-                self.problems.add(loc, f"statistic {name!r} must be {{from: zones, to: zones}}", expected=["from", "to"])
+                message = f"statistic {name!r} must be {{from: zones, to: zones}}"
+                self.problems.add(loc, message, expected=["from", "to"])
                 continue
             ends: list[tuple[str, ...]] = []
             for end in ("from", "to"):

@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import numpy as np
-from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.proportion import proportion_confint  # type: ignore[import-untyped]
 
 
 def rate_rows(wins: dict[str, float], seen: dict[str, int]) -> list[dict[str, Any]]:
@@ -83,7 +83,7 @@ def compute(games: list[dict[str, Any]]) -> dict[str, Any]:
     card_stats: dict[str, list[dict[str, Any]]] = {}
     by_single: dict[str, list[dict[str, Any]]] = {}
     for stat, table in with_card.items():
-        rows = []
+        rows: list[dict[str, Any]] = []
         labels = sorted(table)
         n_with = np.array([table[c][0] for c in labels])
         w_with = np.array([table[c][1] for c in labels])
@@ -106,7 +106,7 @@ def compute(games: list[dict[str, Any]]) -> dict[str, Any]:
                     "without_high": float(hi2[i]) if n_without[i] else None,
                 }
             )
-        rows.sort(key=lambda r: -r["with_n"])
+        rows.sort(key=lambda r: -int(r["with_n"]))
         card_stats[stat] = rows
         if single.get(stat):
             by_single[stat] = rate_rows({c: table[c][1] for c in labels}, {c: int(table[c][0]) for c in labels})

@@ -22,7 +22,10 @@ def _pct(x: float | None) -> str:
 
 
 def _rate_table(rows: list[dict[str, Any]], what: str) -> str:
-    out = [f"<table><tr><th>{html.escape(what)}</th><th>players</th><th>wins</th><th>win rate</th><th>95% interval</th></tr>"]
+    out = [
+        f"<table><tr><th>{html.escape(what)}</th><th>players</th><th>wins</th><th>win rate</th>"
+        "<th>95% interval</th></tr>"
+    ]
     for r in rows:
         out.append(
             f"<tr><td>{html.escape(str(r['label']))}</td><td>{r['n']}</td><td>{r['wins']:g}</td>"

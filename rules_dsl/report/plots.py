@@ -86,11 +86,12 @@ def draw(figs: dict[str, Any], out: Path) -> list[tuple[str, str]]:
             continue
         fig, ax = plt.subplots(figsize=(8, _height(len(shown))))
         y = np.arange(len(shown))
-        for offset, side, colour, label in ((-0.2, "with", "#4C72B0", stat), (0.2, "without", "#DD8452", f"not {stat}")):
+        bars = ((-0.2, "with", "#4C72B0", stat), (0.2, "without", "#DD8452", f"not {stat}"))
+        for offset, side, colour, label in bars:
             rate = np.array([r[f"{side}_rate"] for r in shown])
-            err = np.array(
-                [[r[f"{side}_rate"] - r[f"{side}_low"] for r in shown], [r[f"{side}_high"] - r[f"{side}_rate"] for r in shown]]
-            )
+            below = [r[f"{side}_rate"] - r[f"{side}_low"] for r in shown]
+            above = [r[f"{side}_high"] - r[f"{side}_rate"] for r in shown]
+            err = np.array([below, above])
             ax.barh(y + offset, rate, height=0.4, xerr=err, capsize=2, color=colour, label=label)
         ax.set_yticks(y, [f"{r['card']} ({r['with_n']}/{r['with_n'] + r['without_n']})" for r in shown])
         ax.invert_yaxis()
