@@ -9,6 +9,14 @@ import numpy as np
 from statsmodels.stats.proportion import proportion_confint  # type: ignore[import-untyped]
 
 
+def _interval(wins: Any, n: Any) -> tuple[Any, Any]:
+    """95% Wilson intervals; shared wins are fractions, so the interval is for the rounded count,
+    widened to hold the rate itself."""
+    low, high = proportion_confint(np.round(wins), np.maximum(n, 1), alpha=0.05, method="wilson")
+    rate = wins / np.maximum(n, 1)
+    return np.minimum(low, rate), np.maximum(high, rate)
+
+
 def rate_rows(wins: dict[str, float], seen: dict[str, int]) -> list[dict[str, Any]]:
     """One row per label: n, wins, rate, and the 95% interval (shared wins count as fractions)."""
     labels = list(seen)
@@ -16,7 +24,7 @@ def rate_rows(wins: dict[str, float], seen: dict[str, int]) -> list[dict[str, An
         return []
     n = np.array([seen[k] for k in labels])
     w = np.array([wins.get(k, 0.0) for k in labels])
-    low, high = proportion_confint(np.round(w), n, alpha=0.05, method="wilson")
+    low, high = _interval(w, n)
     return [
         {"label": k, "n": int(n[i]), "wins": float(w[i]), "rate": float(w[i] / n[i]), "low": float(low[i]),
          "high": float(high[i])}
@@ -35,8 +43,9 @@ def compute(games: list[dict[str, Any]]) -> dict[str, Any]:
     turns: list[int] = []
     triggers: Counter[str] = Counter()
     players_count: Counter[int] = Counter()
-    # statistic -> card -> [players with it, their wins]; and players / wins per statistic
-    with_card: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0, 0.0]))
+    # statistic -> card -> players with it, and their wins
+    with_n: dict[str, Counter[str]] = defaultdict(Counter)
+    with_wins: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     single: dict[str, bool] = {}  # statistics where every player has exactly one card (a start planet)
     total_players = 0
     total_wins = 0.0
@@ -69,29 +78,28 @@ def compute(games: list[dict[str, Any]]) -> dict[str, Any]:
         for stat, per_seat in counts.items():
             if not isinstance(per_seat, list) or len(per_seat) != n:
                 continue
-            table = with_card[stat]
+            seen = with_n[stat]
+            won_with = with_wins[stat]
             for seat, cards in enumerate(per_seat):
                 if not isinstance(cards, dict):
                     continue
-                won = share if seat in winners else 0.0
+                seen.update(cards.keys())  # the hot loop of a big report: Counter.update runs in C
+                if seat in winners:
+                    for card in cards:
+                        won_with[card] += share
                 if single.get(stat, True):
                     single[stat] = len(cards) == 1 and next(iter(cards.values())) == 1
-                for card in cards:
-                    entry = table[card]
-                    entry[0] += 1
-                    entry[1] += won
     card_stats: dict[str, list[dict[str, Any]]] = {}
     by_single: dict[str, list[dict[str, Any]]] = {}
-    for stat, table in with_card.items():
+    for stat, seen in with_n.items():
         rows: list[dict[str, Any]] = []
-        labels = sorted(table)
-        n_with = np.array([table[c][0] for c in labels])
-        w_with = np.array([table[c][1] for c in labels])
+        labels = sorted(seen)
+        n_with = np.array([seen[c] for c in labels])
+        w_with = np.array([with_wins[stat].get(c, 0.0) for c in labels])
         n_without = total_players - n_with
         w_without = total_wins - w_with
-        lo1, hi1 = proportion_confint(np.round(w_with), n_with, alpha=0.05, method="wilson")
-        safe = np.maximum(n_without, 1)
-        lo2, hi2 = proportion_confint(np.round(w_without), safe, alpha=0.05, method="wilson")
+        lo1, hi1 = _interval(w_with, n_with)
+        lo2, hi2 = _interval(w_without, n_without)
         for i, card in enumerate(labels):
             rows.append(
                 {
@@ -109,7 +117,7 @@ def compute(games: list[dict[str, Any]]) -> dict[str, Any]:
         rows.sort(key=lambda r: -int(r["with_n"]))
         card_stats[stat] = rows
         if single.get(stat):
-            by_single[stat] = rate_rows({c: table[c][1] for c in labels}, {c: int(table[c][0]) for c in labels})
+            by_single[stat] = rate_rows(dict(with_wins[stat]), {c: seen[c] for c in labels})
     return {
         "games": len(games),
         "packs": dict(packs),
