@@ -28,6 +28,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", default="200")
     ap.add_argument("--processes", type=int, default=1)
+    ap.add_argument("--verbose", action="store_true", help="a line per game, as games finish")
     args = ap.parse_args()
     paths = tuple(pack_paths(args.pack))
     half = args.games // 2
@@ -39,7 +40,7 @@ def main() -> None:
     scores: list[int] = []
     for batch, seat in ((first, 0), (second, 1)):
         seeds = list(range(args.seed, args.seed + half))
-        for r in run_local(batch, seeds, args.processes):
+        for r in run_local(batch, seeds, args.processes):  # seeds in completion order
             if "error" in r:
                 print(f"seed {r['seed']} failed: {r['error']}")
                 continue
@@ -47,6 +48,10 @@ def main() -> None:
             if seat in r["winners"]:
                 wins += 1 / len(r["winners"])
             scores.append(r["scores"][seat] - r["scores"][1 - seat])
+            if args.verbose:
+                elapsed = time.perf_counter() - start
+                print(f"game {played}: seed {r['seed']}, {args.bot} in seat {seat + 1}, winners {r['winners']}, "
+                      f"{wins:g}/{played} so far, {elapsed:.0f}s", flush=True)
     seconds = time.perf_counter() - start
     low, high = proportion_confint(round(wins), played, alpha=0.05, method="wilson")
     print(
