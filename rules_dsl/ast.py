@@ -78,6 +78,14 @@ class CardsUnder:
 
 
 @attrs.frozen
+class CardsUnderAll:
+    """The cards tucked under any card a query finds."""
+
+    query: Query
+    pos: Pos
+
+
+@attrs.frozen
 class CountCards:
     query: Query | CardsUnder
     pos: Pos
@@ -105,7 +113,7 @@ class CountTokens:
 @attrs.frozen
 class Total:
     prop: str
-    query: Query
+    query: CardSet
     pos: Pos
 
 
@@ -472,7 +480,7 @@ class Section:
 
 CardRef = It | ThisCard | Ref | TopCard
 SymbolRef = SymbolName | Ref
-CardSet = Query | CardsUnder | It | ThisCard | Ref
+CardSet = Query | CardsUnder | CardsUnderAll | It | ThisCard | Ref
 CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder | Query
 Expr = Number | Var | It | ThisCard | Ref | Arith | CountCards | CountSymbols | CountEmpty | CountTokens | Total
 Filter = WithSymbol | WithSection | Where | Whose

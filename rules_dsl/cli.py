@@ -82,7 +82,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
     folders = ", ".join(str(p) for p in find_pack_folders(args.paths))
     for line in rules.overrides:
         print(f"overridden: {line}")
+    if args.explain:
+        for line in rules.additions:
+            print(line)
     print(f"ok: {folders}: {len(rules.cards)} cards, {len(rules.effects)} effects, packs {', '.join(rules.packs)}")
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from rules_dsl.packs.shape import write_schemas
+
+    try:
+        written = write_schemas(args.out)
+    except OSError as exc:
+        raise RulesError(f"cannot write the schemas to {args.out}: {exc.strerror}") from exc
+    for path in written:
+        print(f"wrote {path}")
     return 0
 
 
@@ -164,7 +179,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check pack folders and report every problem")
     p.add_argument("paths", nargs="+", help="pack folders (or folders holding pack folders)")
+    p.add_argument("--explain", action="store_true", help="also list what each pack adds to the packs it requires")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("schema", help="write JSON Schemas of pack files, for YAML editors")
+    p.add_argument("--out", default=".", help="the folder to write them to (default: the current folder)")
+    p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("scenario", help="run scenario files and report each expectation")
     p.add_argument("files", nargs="+", help="scenario YAML files")

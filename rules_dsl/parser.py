@@ -388,6 +388,9 @@ class _ToAst(Transformer[Token, Any]):
     def cards_under(self, meta: Any, ch: list[Any]) -> ast.CardsUnder:
         return ast.CardsUnder(ch[-1], _pos(meta))
 
+    def cards_under_all(self, meta: Any, ch: list[Any]) -> ast.CardsUnderAll:
+        return ast.CardsUnderAll(ch[-1], _pos(meta))
+
     def it(self, meta: Any, ch: list[Any]) -> ast.It:
         return ast.It(_pos(meta))
 

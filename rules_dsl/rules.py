@@ -94,6 +94,7 @@ class Rules:
     draw_from: str
     draw_to: str
     overrides: tuple[str, ...] = ()  # what later packs replaced, for the loader's report
+    additions: tuple[str, ...] = ()  # what packs added to the packs they require ("added: ...", "extended: ...")
     wild: dict[int, Cond] = attrs.Factory(dict)  # card type -> when it counts as every symbol
     step_limit: int = 20000
     evaluation: NumExpr | None = None  # the pack's `evaluation:`, how good a position is for "you" (for bots)

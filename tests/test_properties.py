@@ -1,4 +1,5 @@
-"""Properties of every game of every pack (base in all variant mixes, Microcosm), over random
+"""Properties of every game of every pack (base in all variant mixes, Microcosm, the example
+game Spice Market), over random
 seeds, player counts and legal choices.
 
 - every step: every card in exactly one place, no negative counter (`engine.check`);
@@ -13,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 from conftest import BASE_VARIANTS, MAX_DECISIONS, MAX_TURNS, base_engine, play_random, seeded_chooser
@@ -27,10 +29,12 @@ SETTINGS = settings(deadline=None, max_examples=12, suppress_health_check=[Healt
 players_st = st.integers(min_value=2, max_value=4)
 seeds_st = st.integers(min_value=0, max_value=2**31 - 1)
 variants_st = st.one_of(st.none(), st.lists(st.sampled_from(BASE_VARIANTS), unique=True, max_size=len(BASE_VARIANTS)))
-# (pack, players, variants): the base game in every variant mix, and Microcosm
+SPICE_MARKET = str(Path(__file__).resolve().parent.parent / "examples" / "games" / "spice-market")
+# (pack, players, variants): the base game in every variant mix, Microcosm, and the example game
 games_st = st.one_of(
     st.tuples(st.just("base"), players_st, variants_st),
     st.tuples(st.just("microcosm"), st.just(2), st.none()),
+    st.tuples(st.just(SPICE_MARKET), players_st, st.sampled_from([None, ["wide-market"], ["no-bonus"]])),
 )
 
 

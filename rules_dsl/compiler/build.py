@@ -9,25 +9,33 @@ from typing import Any
 import attrs
 
 from rules_dsl import ast
+from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
-from rules_dsl.compiler.vocabulary import Vocabulary, read_vocabulary
+from rules_dsl.compiler.vocabulary import Vocabulary, add_to_groups, read_vocabulary
 from rules_dsl.effects.base import Effect
 from rules_dsl.effects.control import Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.values import Num, NumExpr, VarNum
 from rules_dsl.errors import DslSyntaxError, suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, find_pack_folders, key_loc, load_pack, value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 from rules_dsl.parser import parse
 from rules_dsl.rules import CardType, EndTrigger, Rules, Statistic, Variant
 
-CARD_FIELDS = {"id", "name", "kind", "count", "zone", "symbols", "slots", "text"}
+CARD_FIELDS = shape.CARD_FIELDS
 VAR_RE = "[A-Z][A-Z0-9_]*"
 BUILTIN_PARAMS = {"PLAYERS"}
 
 
 def text_pos(loc: Loc, line: int, column: int) -> Loc:
     """A position inside a text value -> a position in its file."""
+    if loc.segments:
+        start, piece = loc.segments[0]
+        for first, seg in loc.segments:
+            if first <= line:
+                start, piece = first, seg
+        return text_pos(piece, line - start + 1, column)
     if loc.text_line == 0:
         return Loc(loc.file, loc.line, loc.column)
     if line <= 1:
@@ -103,28 +111,21 @@ class _Builder:
         self.sources = sources
         self.problems = problems
         self.parts: dict[str, list[Located]] = {}
-        self.overridden: list[str] = []
         for src in sources:
             for key, located in src.sections.items():
                 self.parts.setdefault(key, []).append(located)
-        for key in ("setup", "turn", "game-end", "scoring", "evaluation", "statistics", "default-variants"):
-            found = self.parts.get(key, [])
-            if len(found) > 1:
-                self.overridden.append(f"{key} ({found[-2].loc.file} -> {found[-1].loc.file})")
-
-    def last(self, key: str) -> Located | None:
-        found = self.parts.get(key)
-        return found[-1] if found else None
+        self.composed = compose(sources, problems)
 
     # ---- entry -----------------------------------------------------------------
     def build(self) -> Rules | None:
         voc = read_vocabulary([(p.value, p.loc) for p in self.parts.get("vocabulary", [])], self.problems)
+        add_to_groups(voc, self.composed.group_additions, self.problems)
         params = self.read_parameters()
         variants, defaults = self.read_variants(params)
-        cards = self.merge_cards()
+        cards = self.composed.cards
         texts = self.parse_all(cards)
         statistics = self.read_statistics(voc)
-        evaluation_part = self.last("evaluation")
+        evaluation_part = self.composed.evaluation
         evaluation_tree = None if evaluation_part is None else self.parse_text(evaluation_part, "expression")
         lets = {"X", "N"}
         binds: dict[str, str] = {}
@@ -216,7 +217,8 @@ class _Builder:
             tiebreak=tiebreak,
             draw_from=voc.draw[0],
             draw_to=voc.draw[1],
-            overrides=tuple(self.overridden),
+            overrides=tuple(self.composed.overrides),
+            additions=tuple(self.composed.additions),
             wild=wild,
             evaluation=evaluation,
             statistics=tuple(statistics),
@@ -224,7 +226,7 @@ class _Builder:
 
     def read_statistics(self, voc: Vocabulary) -> list[Statistic]:
         """`statistics: {NAME: {from: ZONE or [ZONE...], to: ZONE or [ZONE...]}}`: card moves to count."""
-        part = self.last("statistics")
+        part = self.composed.statistics
         if part is None:
             return []
         node = part.value
@@ -303,12 +305,12 @@ class _Builder:
                     self.problems.add(vloc, f"variant {name!r} must be a mapping")
                     continue
                 for field in spec:
-                    if field not in ("description", "parameters"):
+                    if field not in shape.VARIANT.names():
                         self.problems.add(
                             key_loc(spec, field, loc.file),
                             f"unknown key {field!r} in variant {name!r}",
-                            expected=["description", "parameters"],
-                            suggestion=suggest(str(field), ["description", "parameters"]),
+                            expected=sorted(shape.VARIANT.names()),
+                            suggestion=suggest(str(field), shape.VARIANT.names()),
                         )
                 overrides: dict[str, Any] = {}
                 pnode = spec.get("parameters") or {}
@@ -325,44 +327,24 @@ class _Builder:
                     if checked is not None:
                         overrides[str(pname)] = checked
                 variants[str(name)] = Variant(str(name), str(spec.get("description", "")), overrides)
+        for vname, pname, pval, ploc, vloc in self.composed.variant_changes:
+            if pname not in params:
+                self.problems.add(
+                    ploc, f"variant {vname!r} sets unknown parameter {pname!r}", suggestion=suggest(pname, params)
+                )
+                continue
+            checked = self.param_value(pval, vloc)
+            if checked is not None and vname in variants:
+                variants[vname].params[pname] = checked
         defaults: list[str] = []
-        defaults_part = self.last("default-variants")
-        if defaults_part is not None:
-            part = defaults_part
-            if not isinstance(part.value, list):
-                self.problems.add(part.loc, "default-variants must be a list of variant names")
-            else:
-                for i, v in enumerate(part.value):
-                    if v not in variants:
-                        self.problems.add(
-                            value_loc(part.value, i, part.loc.file),
-                            f"unknown variant {v!r}",
-                            suggestion=suggest(str(v), variants),
-                        )
-                    else:
-                        defaults.append(str(v))
+        for v, vloc in self.composed.default_variants:
+            if v not in variants:
+                self.problems.add(vloc, f"unknown variant {v!r}", suggestion=suggest(str(v), variants))
+            elif v not in defaults:
+                defaults.append(str(v))
         return variants, defaults
 
     # ---- cards -----------------------------------------------------------------
-    def merge_cards(self) -> list[CardSource]:
-        by_id: dict[str, CardSource] = {}
-        for src in self.sources:
-            seen: dict[str, CardSource] = {}
-            for card in src.cards:
-                if card.id in seen:
-                    first = seen[card.id].loc
-                    self.problems.add(
-                        card.loc,
-                        f"duplicate card id {card.id!r} (first at {Path(first.file).name}:{first.line})",
-                        card=card.id,
-                    )
-                    continue
-                seen[card.id] = card
-                if card.id in by_id:
-                    self.overridden.append(f"{card.id} ({by_id[card.id].pack} -> {card.pack})")
-                by_id[card.id] = card
-        return list(by_id.values())
-
     def parse_all(self, cards: list[CardSource]) -> list[_Text]:
         texts: list[_Text] = []
         self._card_trees: dict[str, Any] = {}
@@ -375,57 +357,35 @@ class _Builder:
                 self._card_trees[card.id] = tree
                 texts.append(_Text(tree, text.loc, card.id))
         self._script_trees: dict[str, Any] = {}
-        for key in ("setup",):
-            part = self.last(key)
-            if part is not None:
-                tree = self.parse_text(part, "start")
-                if tree is not None:
-                    self._script_trees[key] = tree
-                    texts.append(_Text(tree, part.loc))
+        setup = self.composed.setup
+        self._setup_loc = setup.base.loc if setup else None
+        if setup is not None and (parsed := self.parse_pieces(setup, "start")) is not None:
+            self._script_trees["setup"], self._setup_loc = parsed
+            texts.append(_Text(*parsed))
         self._phase_trees: list[tuple[str, Any, Loc]] = []
-        turn = self.last("turn")
-        if turn is not None:
-            if not isinstance(turn.value, list):
-                self.problems.add(turn.loc, "turn must be a list of phases (- phase: name, text: ...)")
-            else:
-                for i, ph in enumerate(turn.value):
-                    ploc = value_loc(turn.value, i, turn.loc.file)
-                    if not hasattr(ph, "items") or set(ph) - {"phase", "text"} or "phase" not in ph:
-                        self.problems.add(
-                            ploc, "each phase is {phase: name, text: rules text}", expected=["phase", "text"]
-                        )
-                        continue
-                    t = Located(ph.get("text", "nothing"), Loc(ploc.file, *self._text_loc(ph, "text", ploc)))
-                    tree = self.parse_text(t, "start")
-                    if tree is not None:
-                        self._phase_trees.append((str(ph["phase"]), tree, t.loc))
-                        texts.append(_Text(tree, t.loc))
+        for name, pieces in self.composed.phases:
+            parsed = self.parse_pieces(pieces, "start")
+            if parsed is not None:
+                self._phase_trees.append((name, *parsed))
+                texts.append(_Text(*parsed))
         self._proc_trees: dict[str, tuple[Any, Loc]] = {}
-        procs = self.parts.get("procedures", [])
-        for part in procs:
-            if not hasattr(part.value, "items"):
-                self.problems.add(part.loc, "procedures must map a verb to its rules text")
-                continue
-            for name, text in part.value.items():
-                t = Located(text, Loc(part.loc.file, *self._text_loc(part.value, name, part.loc)))
-                tree = self.parse_text(t, "start")
-                if str(name) in self._proc_trees:
-                    self.overridden.append(f"procedure {name} ({self._proc_trees[str(name)][1].file} -> {t.loc.file})")
-                if tree is not None:
-                    self._proc_trees[str(name)] = (tree, t.loc)
-                    texts.append(_Text(tree, t.loc))
+        for name, pieces in self.composed.procedures.items():
+            parsed = self.parse_pieces(pieces, "start")
+            if parsed is not None:
+                self._proc_trees[name] = parsed
+                texts.append(_Text(*parsed))
         self._end_trees: list[tuple[str, Any, Loc]] = []
         self._end_after_turn = False
         self._turn_limit = 0
         self._final_turn_tree: tuple[Any, Loc] | None = None
-        end = self.last("game-end")
+        end = self.composed.game_end
         self._extra_rounds: Any = 0
         if end is not None:
             node = end.value
             if not hasattr(node, "items"):
                 self.problems.add(end.loc, "game-end must be {triggers: [...], extra-rounds: N}")
             else:
-                end_keys = ["triggers", "extra-rounds", "ends", "final-turn", "turn-limit"]
+                end_keys = list(shape.GAME_END.fields)
                 for field in node:
                     if field not in end_keys:
                         self.problems.add(
@@ -436,11 +396,11 @@ class _Builder:
                         )
                 self._extra_rounds = node.get("extra-rounds", 0)
                 ends = node.get("ends", "after-round")
-                if ends not in ("after-round", "after-turn"):
+                if ends not in shape.END_ENDS:
                     self.problems.add(
                         value_loc(node, "ends", end.loc.file),
                         f"ends must be after-round (equal turns) or after-turn, not {ends!r}",
-                        expected=["after-round", "after-turn"],
+                        expected=list(shape.END_ENDS),
                     )
                 self._end_after_turn = ends == "after-turn"
                 limit = node.get("turn-limit", 0)
@@ -458,9 +418,10 @@ class _Builder:
                         key_loc(node, "extra-rounds", end.loc.file),
                         "extra-rounds has no meaning when the game ends after the turn (ends: after-turn)",
                     )
-                for i, trig in enumerate(node.get("triggers") or []):
-                    tloc = value_loc(node["triggers"], i, end.loc.file)
-                    if not hasattr(trig, "items") or set(trig) != {"name", "when"}:
+                if not isinstance(node.get("triggers", []), list):
+                    self.problems.add(value_loc(node, "triggers", end.loc.file), "triggers must be a list")
+                for trig, tloc in self.composed.triggers:
+                    if not hasattr(trig, "items") or set(trig) != shape.TRIGGER.names():
                         self.problems.add(
                             tloc, "each trigger is {name: ..., when: condition}", expected=["name", "when"]
                         )
@@ -470,41 +431,45 @@ class _Builder:
                     if tree is not None:
                         self._end_trees.append((str(trig["name"]), tree, t.loc))
         self._score_trees: dict[str, tuple[Any, Loc]] = {}
-        scoring = self.last("scoring")
+        scoring = self.composed.scoring
         if scoring is not None:
             node = scoring.value
             if not hasattr(node, "items"):
                 self.problems.add(scoring.loc, "scoring must be {score: expression, tiebreak: expression}")
             else:
                 for field in node:
-                    if field == "breakdown":
-                        self._read_breakdown(node[field], scoring.loc)
-                        continue
-                    if field not in ("score", "tiebreak"):
+                    if field == "breakdown" and not hasattr(node[field], "items"):
+                        self.problems.add(scoring.loc, "breakdown must map a name to an expression")
+                    elif field not in shape.SCORING.names():
                         self.problems.add(
                             key_loc(node, field, scoring.loc.file),
                             f"unknown key {field!r} in scoring",
-                            expected=["breakdown", "score", "tiebreak"],
-                            suggestion=suggest(str(field), ["score", "tiebreak", "breakdown"]),
+                            expected=sorted(shape.SCORING.names()),
+                            suggestion=suggest(str(field), shape.SCORING.names()),
                         )
-                        continue
-                    t = Located(node[field], Loc(scoring.loc.file, *self._text_loc(node, field, scoring.loc)))
-                    tree = self.parse_text(t, "expression")
-                    if tree is not None:
-                        self._score_trees[str(field)] = (tree, t.loc)
+        for field, pieces in self.composed.score.items():
+            parsed = self.parse_pieces(pieces, "expression")
+            if parsed is not None:
+                self._score_trees[field] = parsed
+        # named parts of the score, for reports (they need not add up to it)
+        self._breakdown_trees: list[tuple[str, Any, Loc]] = []
+        for name, text in self.composed.breakdown:
+            tree = self.parse_text(text, "expression")
+            if tree is not None:
+                self._breakdown_trees.append((name, tree, text.loc))
         return texts
 
-    def _read_breakdown(self, node: Any, loc: Loc) -> None:
-        """Named parts of the score, for reports (they need not add up to it)."""
-        self._breakdown_trees: list[tuple[str, Any, Loc]] = []
-        if not hasattr(node, "items"):
-            self.problems.add(loc, "breakdown must map a name to an expression")
-            return
-        for name in node:
-            t = Located(node[name], Loc(loc.file, *self._text_loc(node, name, loc)))
-            tree = self.parse_text(t, "expression")
-            if tree is not None:
-                self._breakdown_trees.append((str(name), tree, t.loc))
+    def parse_pieces(self, pieces: Pieces, start: str) -> tuple[Any, Loc] | None:
+        """Parse a text with the additions of other packs; each piece's mistakes are reported at it."""
+        if not pieces.before and not pieces.after:
+            tree = self.parse_text(pieces.base, start)
+            return None if tree is None else (tree, pieces.base.loc)
+        trees = [self.parse_text(p, start) for p in (*pieces.before, pieces.base, *pieces.after)]
+        if any(t is None for t in trees):
+            return None
+        joined = pieces.joined(expression=start == "expression")
+        tree = self.parse_text(joined, start)
+        return None if tree is None else (tree, joined.loc)
 
     @staticmethod
     def _text_loc(node: Any, key: Any, fallback: Loc) -> tuple[int, int, int, int, int]:
@@ -718,21 +683,21 @@ class _Builder:
 
     def compile_script(self, key: str, sc: StatementCompiler, phase_name: str) -> int:
         tree = self._script_trees.get(key)
-        part = self.last(key)
-        if tree is None or part is None:
-            if part is None:
+        loc = self._setup_loc
+        if tree is None or loc is None:
+            if loc is None:
                 self.problems.add(Loc(self.sources[-1].folder + "/pack.yaml", 1, 1), f"the packs give no {key}")
             return -1
         try:
             body = sc.block(tree)
         except CompileError as exc:
-            self.report(exc, part.loc)
+            self.report(exc, loc)
             return -1
         return sc.add(Scope, text=phase_name, body=body, absorbs_failure=True).eid
 
     def compile_turn(self, sc: StatementCompiler) -> list[tuple[str, int]]:
         phases = []
-        if self.last("turn") is None:
+        if self.composed.turn is None:
             self.problems.add(Loc(self.sources[-1].folder + "/pack.yaml", 1, 1), "the packs give no turn")
         for name, tree, loc in self._phase_trees:
             try:
@@ -757,7 +722,7 @@ class _Builder:
         elif isinstance(er, str) and er in sc.params:
             extra = VarNum(er)
         else:
-            part = self.last("game-end")
+            part = self.composed.game_end
             assert part is not None
             self.problems.add(part.loc, f"extra-rounds must be a number or a parameter, not {er!r}")
         return triggers, extra

@@ -552,6 +552,8 @@ class StatementCompiler:
             return self.query(node)
         if isinstance(node, ast.CardsUnder):
             return v.CardsUnder(self.card(node.card))
+        if isinstance(node, ast.CardsUnderAll):
+            return v.CardsUnderAll(self.query(node.query))
         return v.OneCard(self.card(node))
 
     # ---- numbers and conditions ----------------------------------------------
@@ -584,7 +586,7 @@ class StatementCompiler:
             if self.voc.properties.get(node.prop) not in ("number", "expression"):
                 numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
                 raise unknown("number property", node.prop, node.pos, numeric)
-            return v.Total(node.prop, self.query(node.query))
+            return v.Total(node.prop, self.cardset(node.query))
         if isinstance(node, ast.Ref):
             counters = self.voc.counter_words
             if node.owner == "opponent":

@@ -7,27 +7,17 @@ from typing import Any
 import attrs
 
 from rules_dsl.errors import suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, key_loc, value_loc
 from rules_dsl.packs.model import Loc
 from rules_dsl.rules import CounterType, ZoneType
 
-VOCAB_KEYS = {
-    "symbols",
-    "tokens",
-    "kinds",
-    "properties",
-    "sections",
-    "counters",
-    "zones",
-    "zone-groups",
-    "token-groups",
-    "wild-cards",
-    "draw",
-}
-ZONE_KEYS = {"per", "visibility", "facing", "refill-from"}
-COUNTER_KEYS = {"per", "plural", "start", "supply"}
-KIND_KEYS = {"plural", "back"}
-PROPERTY_TYPES = {"number", "symbol", "zone", "text", "expression"}
+VOCAB_KEYS = shape.VOCABULARY.names()
+ZONE_KEYS = shape.ZONE.names()
+COUNTER_KEYS = shape.COUNTER.names()
+KIND_KEYS = shape.KIND.names()
+PROPERTY_TYPES = set(shape.PROPERTY_TYPES)
+VISIBILITIES = list(shape.ZONE_VISIBILITIES)
 
 
 @attrs.define
@@ -131,6 +121,27 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                 voc.draw = (str(value.get("from", "")), str(value.get("to", "")))
     _check_references(voc, parts, problems)
     return voc
+
+
+def add_to_groups(voc: Vocabulary, additions: list[tuple[str, str, Any, Loc]], problems: Problems) -> None:
+    """Members a pack adds to the zone and token groups of the packs it requires."""
+    for key, group, value, loc in additions:
+        if key == "zone-groups":
+            members = _group_members(value, loc, problems)
+            for zone, _ in members:
+                if zone not in voc.zones or voc.zones[zone].per_player:
+                    problems.add(
+                        loc, f"zone group {group!r}: {zone!r} is not a shared zone", suggestion=suggest(zone, voc.zones)
+                    )
+            voc.zone_groups[group] = voc.zone_groups.get(group, ()) + members
+        else:
+            kinds = _names(value, loc, "a token group", problems)
+            for t in kinds:
+                if t not in voc.tokens:
+                    problems.add(
+                        loc, f"token group {group!r} names unknown token kind {t!r}", suggestion=suggest(t, voc.tokens)
+                    )
+            voc.token_groups[group] = voc.token_groups.get(group, ()) + tuple(kinds)
 
 
 def _group_members(value: Any, loc: Loc, problems: Problems) -> tuple[tuple[str, str], ...]:
@@ -251,14 +262,14 @@ def _read_zones(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> No
         facing = spec.get("facing", "")
         if per not in ("player", "game"):
             problems.add(value_loc(spec, "per", loc.file), "per must be 'player' or 'game'")
-        if vis not in ("public", "owner", "hidden"):
+        if vis not in VISIBILITIES:
             problems.add(
                 value_loc(spec, "visibility", loc.file),
                 f"unknown visibility {vis!r}",
-                expected=["public", "owner", "hidden"],
-                suggestion=suggest(str(vis), ["public", "owner", "hidden"]),
+                expected=VISIBILITIES,
+                suggestion=suggest(str(vis), VISIBILITIES),
             )
-        if facing not in ("", "up", "down"):
+        if facing not in ("", *shape.FACINGS):
             problems.add(value_loc(spec, "facing", loc.file), "facing must be 'up' or 'down'")
         voc.zones[str(name)] = ZoneType(
             name=str(name),

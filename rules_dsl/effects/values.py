@@ -315,6 +315,17 @@ class CardsUnder(CardSet):
 
 
 @attrs.frozen
+class CardsUnderAll(CardSet):
+    """Everything tucked under the cards a query finds, card by card in query order."""
+
+    query: CardSet
+
+    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
+        cards = st.cards
+        return [u for c in self.query.cards(st, fr, cand) for u in cards[c].under]
+
+
+@attrs.frozen
 class Query(CardSet):
     """Cards in some zones that pass every filter, in zone order, bottom to top."""
 

@@ -2,7 +2,7 @@
 
 A pack folder holds `pack.yaml` (the manifest) and YAML files whose top-level keys are
 the parts of a game: vocabulary, parameters, variants, setup, turn, procedures,
-game-end, scoring, evaluation, statistics, cards. Any file may hold any part; a part given twice is an error,
+game-end, scoring, cards. Any file may hold any part; a part given twice is an error,
 except `cards`, which add up.
 """
 
@@ -16,24 +16,12 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
 from rules_dsl.errors import PackError, PackProblem, suggest
+from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 
 MANIFEST = "pack.yaml"
-MANIFEST_KEYS = {"id", "name", "version", "requires", "players", "files", "description"}
-PARTS = {
-    "vocabulary",
-    "parameters",
-    "variants",
-    "default-variants",
-    "setup",
-    "turn",
-    "procedures",
-    "game-end",
-    "scoring",
-    "evaluation",
-    "statistics",
-    "cards",
-}
+MANIFEST_KEYS = shape.MANIFEST.names()
+PARTS = shape.PARTS
 
 
 class Problems:
@@ -257,7 +245,7 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
                 if not isinstance(cid, str) or not cid:
                     problems.add(cloc, "this card has no id", suggestion="add 'id: some-card'")
                     continue
-                fields = {str(k): Located(v, _field_loc(card, k, file)) for k, v in card.items()}
+                fields = {str(k): Located(v, field_loc(card, k, file)) for k, v in card.items()}
                 pack.cards.append(CardSource(cid, fields, Loc(file, cloc.line, cloc.column), pack.id))
             continue
         if key in pack.sections:
@@ -267,10 +255,10 @@ def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
                 f"the part {key!r} is given twice (first at {Path(first.file).name}:{first.line})",
             )
             continue
-        pack.sections[key] = Located(data[key], _field_loc(data, key, file))
+        pack.sections[key] = Located(data[key], field_loc(data, key, file))
 
 
-def _field_loc(node: CommentedMap, key: Any, file: str) -> Loc:
+def field_loc(node: CommentedMap, key: Any, file: str) -> Loc:
     v = value_loc(node, key, file)
     k = key_loc(node, key, file)
     # keep the key's position for messages about the field, the value's for its text

@@ -15,6 +15,9 @@ class Loc:
     text_line: int = 0  # where the first line of a text value starts (block scalars)
     text_column: int = 0
     indent: int = 0  # column of the text's lines after the first, for block scalars
+    # a text joined from several pack files (a part and the packs' additions to it):
+    # (first line in the joined text, where that piece is written), in order
+    segments: tuple[tuple[int, Loc], ...] = ()
 
 
 @attrs.define

@@ -1,0 +1,369 @@
+"""The shape of every pack file, declared once.
+
+The loader and compiler take their keys and allowed values from these declarations (the
+manifest's keys, the parts, the vocabulary's keys, a zone's keys and visibilities, ...),
+and `rules-dsl schema` turns the same declarations into JSON Schemas for YAML editors
+(`json_schemas`). What a schema cannot know (the names a pack declares: which zones exist,
+which properties a card may give) is checked by the compiler against the vocabulary.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
+VAR_PATTERN = "^[A-Z][A-Z0-9_]*$"  # parameters, section labels
+PROPERTY_NAME = "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"  # a property a vocabulary declares, given on a card
+
+
+@attrs.frozen
+class Shape:
+    doc: str = attrs.field(default="", kw_only=True)
+
+    def schema(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+@attrs.frozen
+class Str(Shape):
+    enum: tuple[str, ...] = ()
+    pattern: str = ""
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "string"}
+        if self.enum:
+            out["enum"] = list(self.enum)
+        if self.pattern:
+            out["pattern"] = self.pattern
+        return out
+
+
+@attrs.frozen
+class Int(Shape):
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "integer"}
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+@attrs.frozen
+class Nothing(Shape):
+    def schema(self) -> dict[str, Any]:
+        return {"type": "null"}
+
+
+@attrs.frozen
+class Anything(Shape):
+    def schema(self) -> dict[str, Any]:
+        return {}
+
+
+@attrs.frozen
+class Seq(Shape):
+    item: Shape = attrs.field(factory=Anything)
+    min_items: int | None = None
+    max_items: int | None = None
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "array", "items": _schema(self.item)}
+        if self.min_items is not None:
+            out["minItems"] = self.min_items
+        if self.max_items is not None:
+            out["maxItems"] = self.max_items
+        return out
+
+
+@attrs.frozen
+class Table(Shape):
+    """A mapping from names the pack chooses to values of one shape."""
+
+    value: Shape = attrs.field(factory=Anything)
+    key_pattern: str = ""
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "object", "additionalProperties": _schema(self.value)}
+        if self.key_pattern:
+            out["propertyNames"] = {"pattern": self.key_pattern}
+        return out
+
+
+@attrs.frozen
+class Field:
+    shape: Shape
+    doc: str = ""
+    required: bool = False
+
+
+@attrs.frozen
+class Record(Shape):
+    """A mapping with known keys; `extra` maps a key pattern to the shape of other keys."""
+
+    fields: dict[str, Field] = attrs.Factory(dict)
+    extra: tuple[tuple[str, Shape], ...] = ()
+    exclusive: tuple[tuple[str, ...], ...] = ()  # groups of keys of which at most one may be given
+
+    def names(self) -> set[str]:
+        return set(self.fields)
+
+    def schema(self) -> dict[str, Any]:
+        props = {}
+        for name, f in self.fields.items():
+            props[name] = _schema(f.shape, f.doc)
+        out: dict[str, Any] = {"type": "object", "properties": props}
+        required = [name for name, f in self.fields.items() if f.required]
+        if required:
+            out["required"] = required
+        if self.extra:
+            # a key matching both a field and a pattern would be checked against both
+            known = "|".join(re.escape(name) for name in self.fields)
+            out["patternProperties"] = {
+                f"^(?!(?:{known})$){pattern.removeprefix('^')}": _schema(shape) for pattern, shape in self.extra
+            }
+        out["additionalProperties"] = False
+        for group in self.exclusive:
+            out.setdefault("allOf", []).append({"not": {"required": list(group)}})
+        return out
+
+
+@attrs.frozen
+class OneOf(Shape):
+    options: tuple[Shape, ...] = ()
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [_schema(o) for o in self.options]}
+
+
+def _schema(shape: Shape, doc: str = "") -> dict[str, Any]:
+    out = shape.schema()
+    if doc or shape.doc:
+        out["description"] = doc or shape.doc
+    return out
+
+
+def _f(shape: Shape, doc: str = "", required: bool = False) -> Field:
+    return Field(shape, doc, required)
+
+
+TEXT = Str(doc="rules text in the DSL (docs/dsl.md)")
+CONDITION = Str(doc="a condition in the DSL, e.g. 'the supply is empty'")
+EXPRESSION = Str(doc="an expression in the DSL, e.g. 'your coins plus 1'")
+NAMES = Seq(Str())
+PARAM_NAME = Str(pattern=VAR_PATTERN, doc="a parameter name in capitals")
+NUMBER_OR_PARAM = OneOf(options=(Int(), PARAM_NAME))
+PER = Str(enum=("player", "game"))
+
+# ---- the manifest (pack.yaml) --------------------------------------------------------
+
+MANIFEST = Record(
+    doc="A pack's manifest, pack.yaml (docs/modding.md#pack-folder-and-manifest).",
+    fields={
+        "id": _f(Str(), "how other packs and the engine name this pack", required=True),
+        "name": _f(Str(), "the game's name"),
+        "version": _f(OneOf(options=(Str(), Int())), "free text"),
+        "description": _f(Str(), "free text"),
+        "requires": _f(NAMES, "ids of the packs this one builds on; they are loaded first"),
+        "players": _f(Seq(Int(minimum=1, maximum=8), min_items=2, max_items=2), "[fewest, most] players"),
+        "files": _f(NAMES, "the YAML files of the pack, in the order they are read"),
+    },
+)
+
+# ---- vocabulary ------------------------------------------------------------------------
+
+ZONE_VISIBILITIES = ("public", "owner", "hidden")
+FACINGS = ("up", "down")
+PROPERTY_TYPES = ("number", "symbol", "zone", "text", "expression")
+
+ZONE = Record(
+    fields={
+        "per": _f(PER, "player: one per player; game: one shared (the default)"),
+        "visibility": _f(Str(enum=ZONE_VISIBILITIES), "who sees the cards (default: public)"),
+        "facing": _f(Str(enum=FACINGS), "cards moved here turn this way"),
+        "refill-from": _f(Str(), "the zone shuffled into this one when it is drawn from empty"),
+    }
+)
+COUNTER = Record(
+    fields={
+        "per": _f(PER, "player (the default) or game"),
+        "plural": _f(Str(), "the plural word: gain 2 fighters"),
+        "start": _f(NUMBER_OR_PARAM, "the starting value"),
+        "supply": _f(Str(), "a per-game counter that gaining takes from"),
+    }
+)
+KIND = Record(
+    fields={
+        "plural": _f(Str(), "the plural noun (default: singular + s)"),
+        "back": _f(NAMES, "properties printed on the back of the card"),
+    }
+)
+ZONE_GROUP_MEMBER = OneOf(
+    options=(Str(), Record(fields={"zone": _f(Str(), required=True), "when": _f(PARAM_NAME, required=True)}))
+)
+WILD_CARD = Record(fields={"card": _f(Str(), required=True), "while": _f(CONDITION, required=True)})
+
+VOCABULARY = Record(
+    doc="The words card and rules text may use (docs/modding.md#vocabulary).",
+    fields={
+        "symbols": _f(NAMES, "the icons printed on cards"),
+        "tokens": _f(NAMES, "kinds of token"),
+        "token-groups": _f(Table(value=NAMES), "named sets of token kinds"),
+        "kinds": _f(Table(value=OneOf(options=(Str(), KIND))), "card kinds: singular -> plural or {plural:, back:}"),
+        "properties": _f(
+            Table(value=OneOf(options=(Str(enum=PROPERTY_TYPES), NAMES))),
+            "printed values cards may carry: a type, or a list of values",
+        ),
+        "sections": _f(Seq(Str(pattern=VAR_PATTERN)), "section labels of card text, in capitals"),
+        "counters": _f(Table(value=OneOf(options=(Nothing(), COUNTER))), "numbers kept per player or per game"),
+        "zones": _f(Table(value=OneOf(options=(Nothing(), ZONE))), "places where cards lie"),
+        "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "named lists of shared zones"),
+        "wild-cards": _f(Seq(WILD_CARD), "cards that count as every symbol while a condition holds"),
+        "draw": _f(Record(fields={"from": _f(Str()), "to": _f(Str())}), "what 'draw N cards' means"),
+    },
+)
+
+# ---- parameters, variants, rules -------------------------------------------------------
+
+PARAM_VALUE = OneOf(
+    options=(Int(), Table(value=Int(), key_pattern="^[1-8]$", doc="a value per player count, e.g. {2: 1, 4: 2}"))
+)
+PARAMETERS = Table(value=PARAM_VALUE, key_pattern=VAR_PATTERN, doc="named numbers, in capitals")
+VARIANT = Record(
+    fields={
+        "description": _f(Str()),
+        "parameters": _f(Table(value=PARAM_VALUE, key_pattern=VAR_PATTERN), "parameter changes"),
+    }
+)
+PHASE = Record(fields={"phase": _f(Str(), "the phase's name", required=True), "text": _f(TEXT)})
+TRIGGER = Record(fields={"name": _f(Str(), required=True), "when": _f(CONDITION, required=True)})
+END_ENDS = ("after-round", "after-turn")
+GAME_END = Record(
+    doc="When the game ends (docs/modding.md#end-of-game-and-scoring).",
+    fields={
+        "triggers": _f(Seq(TRIGGER), "conditions checked after each turn"),
+        "extra-rounds": _f(NUMBER_OR_PARAM, "rounds played after the end is triggered"),
+        "ends": _f(Str(enum=END_ENDS), "after-round (equal turns, the default) or after-turn"),
+        "final-turn": _f(CONDITION, "a player for whom this holds takes one more turn"),
+        "turn-limit": _f(Int(minimum=0), "a safety net: the game ends after this many turns"),
+    },
+)
+SCORING = Record(
+    fields={
+        "score": _f(EXPRESSION, "each player's score", required=False),
+        "tiebreak": _f(EXPRESSION, "compared when scores are equal"),
+        "breakdown": _f(Table(value=EXPRESSION), "named parts of the score, for reports"),
+    }
+)
+
+ZONE_NAMES = OneOf(options=(Str(), Seq(Str(), min_items=1)))
+STATISTIC = Record(
+    fields={
+        "from": _f(ZONE_NAMES, "the zone (or zones) a counted card comes from", required=True),
+        "to": _f(ZONE_NAMES, "the zone (or zones) it goes to", required=True),
+    }
+)
+
+# ---- cards --------------------------------------------------------------------------
+
+CARD = Record(
+    doc="A card (docs/modding.md#cards). Other keys are the properties the vocabulary declares.",
+    fields={
+        "id": _f(Str(), "unique in the pack", required=True),
+        "name": _f(Str()),
+        "kind": _f(Str(), "one of the vocabulary's kinds"),
+        "count": _f(OneOf(options=(Int(minimum=0), PARAM_NAME)), "copies: a number or a parameter"),
+        "zone": _f(Str(), "the shared zone its copies start in"),
+        "symbols": _f(NAMES, "symbols printed on it"),
+        "slots": _f(NAMES, "token kinds it has slots for"),
+        "text": _f(Str(doc="card text: sections such as 'ACTION: draw 1 card'")),
+    },
+    extra=((PROPERTY_NAME, OneOf(options=(Int(), Str()))),),
+)
+CARD_FIELDS = CARD.names()
+
+# ---- extend: what a pack adds to the packs it requires --------------------------------
+
+TEXT_PLACES = ("before", "after")
+AROUND = Record(fields={place: _f(TEXT, f"rules text run {place} the text so far") for place in TEXT_PLACES})
+NEW_PHASE = Record(
+    fields={
+        "phase": _f(Str(), "the new phase's name", required=True),
+        "text": _f(TEXT),
+        "before": _f(Str(), "an existing phase"),
+        "after": _f(Str(), "an existing phase"),
+    },
+    exclusive=(("before", "after"),),
+)
+EXTEND = Record(
+    doc="Additions to the parts of the packs this one requires (docs/modding.md#the-extend-part).",
+    fields={
+        "setup": _f(AROUND, "text run before or after the set-up"),
+        "phases": _f(Table(value=AROUND), "text run at the start or end of existing phases"),
+        "new-phases": _f(Seq(NEW_PHASE), "new phases of the turn"),
+        "procedures": _f(Table(value=AROUND), "text run at the start or end of existing procedures"),
+        "variants": _f(Table(value=Table(value=PARAM_VALUE, key_pattern=VAR_PATTERN)), "changes added to variants"),
+        "default-variants": _f(NAMES, "variants added to the defaults"),
+        "triggers": _f(Seq(TRIGGER), "more end triggers"),
+        "score": _f(EXPRESSION, "added to the score"),
+        "tiebreak": _f(EXPRESSION, "added to the tie-break"),
+        "breakdown": _f(Table(value=EXPRESSION), "new lines of the score breakdown"),
+        "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "zones added to existing zone groups"),
+        "token-groups": _f(Table(value=NAMES), "token kinds added to existing token groups"),
+    },
+)
+
+# ---- a pack file: a mapping of parts -------------------------------------------------
+
+PACK_FILE = Record(
+    doc="A file of a pack: a mapping of parts (docs/modding.md#the-parts). Keys starting "
+    "with x- are ignored (a place for YAML anchors).",
+    fields={
+        "vocabulary": _f(VOCABULARY),
+        "parameters": _f(PARAMETERS),
+        "variants": _f(Table(value=VARIANT), "named sets of parameter changes"),
+        "default-variants": _f(NAMES, "the variants used when none are asked for"),
+        "setup": _f(TEXT, "rules text run once at the start"),
+        "turn": _f(Seq(PHASE), "the phases of a turn"),
+        "procedures": _f(Table(value=TEXT), "named rules text that other text calls"),
+        "game-end": _f(GAME_END),
+        "scoring": _f(SCORING),
+        "evaluation": _f(EXPRESSION, "how good a position is for 'you', for search bots"),
+        "statistics": _f(Table(value=STATISTIC), "card moves counted in simulation results"),
+        "cards": _f(Seq(CARD), "the card definitions"),
+        "extend": _f(EXTEND),
+    },
+    extra=(("^x-", Anything()),),
+)
+PARTS = PACK_FILE.names()
+
+SCHEMAS = {"manifest": MANIFEST, "pack-file": PACK_FILE}
+
+
+def json_schemas() -> dict[str, dict[str, Any]]:
+    """File name -> JSON Schema, for `rules-dsl schema`."""
+    out = {}
+    for name, shape in SCHEMAS.items():
+        schema = {"$schema": SCHEMA_DIALECT, "title": f"rules-dsl {name}", **_schema(shape)}
+        out[f"{name}.schema.json"] = schema
+    return out
+
+
+def write_schemas(folder: str | Path) -> list[Path]:
+    """Write every schema into folder (created if missing); returns the files written."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, schema in json_schemas().items():
+        path = out / name
+        path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
