@@ -241,7 +241,7 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         "max_score": max(all_scores),
         "shared_wins": sum(1 for g in games if len(g["winners"]) > 1),
         "win_share_by_seat": [w / n for w in wins],
-        "win_share_by_bot": {b: bot_wins.get(b, 0.0) / bot_seats[b] * players for b in sorted(bot_seats)},
+        "win_rate_by_bot": {b: bot_wins.get(b, 0.0) / bot_seats[b] for b in sorted(bot_seats)},
         "end_triggers": dict(Counter(g["end_trigger"] or "(none)" for g in games).most_common()),
         "score_parts": {
             name: {"mean": sum(p) / len(p), "share": sum(p) / total_points} for name, p in parts.items()
@@ -272,9 +272,9 @@ def summary_table(data: dict[str, Any], title: str) -> Any:
     table.add_row("shared wins", str(data["shared_wins"]))
     for seat, share in enumerate(data["win_share_by_seat"]):
         table.add_row(f"win share seat {seat + 1}", f"{100 * share:.1f}%")
-    if len(data["win_share_by_bot"]) > 1:
-        for bot, share in data["win_share_by_bot"].items():
-            table.add_row(f"win rate {bot} (x players)", f"{share:.2f}")
+    if len(data["win_rate_by_bot"]) > 1:
+        for bot, rate in data["win_rate_by_bot"].items():
+            table.add_row(f"win rate of {bot} seats", f"{100 * rate:.1f}%")
     for name, count in data["end_triggers"].items():
         table.add_row(f"ended by: {name}", f"{count} ({100 * count / n:.1f}%)")
     for name, part in data["score_parts"].items():
