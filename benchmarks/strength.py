@@ -29,6 +29,7 @@ def main() -> None:
     ap.add_argument("--budget", default="200")
     ap.add_argument("--processes", type=int, default=1)
     ap.add_argument("--verbose", action="store_true", help="a line per game, as games finish")
+    ap.add_argument("--seat", type=int, choices=(1, 2), help="only the games with the bot in this seat")
     args = ap.parse_args()
     paths = tuple(pack_paths(args.pack))
     half = args.games // 2
@@ -39,6 +40,8 @@ def main() -> None:
     played = 0
     scores: list[int] = []
     for batch, seat in ((first, 0), (second, 1)):
+        if args.seat is not None and seat != args.seat - 1:
+            continue
         seeds = list(range(args.seed, args.seed + half))
         for r in run_local(batch, seeds, args.processes):  # seeds in completion order
             if "error" in r:
