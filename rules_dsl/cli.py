@@ -30,24 +30,15 @@ def _engine(pack: str) -> Engine:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from rules_dsl.simulate import simulate, summarize
+    from rules_dsl.simulate import command
 
-    paths = pack_paths(args.pack)
-    engine = Engine.load(paths)  # report pack problems before starting workers
-    terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
-    variants = None if args.variant is None else list(args.variant)
-    if variants is not None:
-        engine.new_game(args.players, args.seed, variants)  # unknown variant: a clear error now
-    results, seconds = simulate(
-        paths, args.players, args.games, args.seed, variants, args.processes, progress=not args.quiet
-    )
-    chosen = engine.rules.default_variants if variants is None else variants
-    title = (
-        f"{engine.rules.name}: {args.games} games, {args.players} players, random bots, "
-        f"seeds {args.seed}..{args.seed + args.games - 1}, variants: {', '.join(chosen) or 'none'}"
-    )
-    print(summarize(results, title, seconds))
-    return 0
+    return command(args)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from rules_dsl.report import command
+
+    return command(args)
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
@@ -218,25 +209,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("simulate", help="play a batch of games between random bots and print a summary")
-    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
-    p.add_argument("--players", type=terminal.whole_number(1), default=2, help="players per game (default: 2)")
-    p.add_argument("--games", type=terminal.whole_number(1), default=100, help="number of games (default: 100)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default: 1)")
-    p.add_argument(
-        "--variant",
-        action="append",
-        metavar="NAME",
-        help="a pack variant; repeat for several (default: the pack's defaults)",
-    )
-    p.add_argument(
-        "--processes",
-        type=terminal.whole_number(1),
-        default=1,
-        help="worker processes (default: 1); results do not depend on it",
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    from rules_dsl import simulate
+
+    p = sub.add_parser("simulate", help="play a batch of bot games, write results, print a summary")
+    simulate.add_arguments(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("report", help="a balance report (PNG plots and one HTML page) from simulate --out results")
+    p.add_argument("results", nargs="+", help="results files (JSON lines) written by simulate --out")
+    p.add_argument("--out", default="report", metavar="DIR", help="where to write index.html and the plots")
+    p.add_argument("--json", action="store_true", help="also print the report's figures as JSON")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(
         "cards",

@@ -72,6 +72,15 @@ class Invariant:
 
 
 @attrs.frozen
+class Statistic:
+    """A named count of card moves (for reports): any card moved from one of `sources` to one of `targets`."""
+
+    name: str
+    sources: tuple[str, ...]  # zone names
+    targets: tuple[str, ...]
+
+
+@attrs.frozen
 class Variant:
     name: str
     description: str
@@ -114,3 +123,5 @@ class Rules:
     # valued properties: property -> value -> the expression it stands for, as written
     valued: dict[str, dict[str, str]] = attrs.Factory(dict)
     invariants: tuple[Invariant, ...] = ()
+    evaluation: NumExpr | None = None  # the pack's `evaluation:`, how good a position is for "you" (for bots)
+    statistics: tuple[Statistic, ...] = ()

@@ -1,183 +1,463 @@
-"""Batches of bot games and their summary table."""
+"""Batches of bot games: play them (here, in a process pool or on a dask cluster), write
+each result as it finishes, and summarize.
+
+Game i of a batch uses seed `seed + i`; every bot's random stream is derived from the
+game's seed and its seat, so a game's result depends only on its seed and the options,
+never on which worker played it or when.
+"""
 
 from __future__ import annotations
 
 import multiprocessing
-import sys
+import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import attrs
 
-from rules_dsl.bots.random_bot import RandomBot
+from rules_dsl import results
+from rules_dsl.bots import Turn, make_bot
 from rules_dsl.engine import Engine
+from rules_dsl.errors import RulesError
+from rules_dsl.statistics import recording
 
 
 @attrs.frozen
-class GameResult:
-    seed: int
+class Batch:
+    """What every game of a batch shares."""
+
+    paths: tuple[str, ...]
+    pack: str  # as the user named it, for the results
     players: int
-    turns: int
-    rounds: int
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
-    end_trigger: str
-    decisions: int
-    breakdown: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    variants: tuple[str, ...] | None  # None: the pack's defaults
+    bots: tuple[str, ...]  # one per seat
+    budget: str = "200"
+
+    def matches(self, record: dict[str, Any]) -> bool:
+        return bool(
+            record["pack"] == self.pack
+            and record["players"] == self.players
+            and record["bots"] == list(self.bots)
+            and (self.variants is None or record["variants"] == list(self.variants))
+            and record.get("budget") == self.budget
+        )
 
 
-def play_game(engine: Engine, players: int, seed: int, variants: list[str] | None = None) -> GameResult:
-    st = engine.new_game(players, seed, variants)
-    bots = [RandomBot(seed * 1009 + seat) for seat in range(players)]
-    decisions = 0
-    while st.pending is not None:
-        d = st.pending
-        engine.apply_fast(st, bots[d.player].choose(d))  # a failed game is dropped: no undo needed
-        decisions += 1
-    return GameResult(
-        seed,
-        players,
-        st.turn,
-        st.round,
-        tuple(st.scores),
-        tuple(st.winners),
-        st.end_trigger,
-        decisions,
-        tuple((k, tuple(v)) for k, v in st.breakdown.items()),
+def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
+    """One game as a results record; an error in the rules gives a record with `error` and the log."""
+    variants = None if batch.variants is None else list(batch.variants)
+    bots = [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(batch.bots)]
+    log: list[str] = []
+    try:
+        with recording(engine.rules, batch.players) as recorder:
+            st = engine.new_game(batch.players, seed, variants)
+            log = st.log
+            while st.pending is not None:
+                engine.apply(st, bots[st.pending.player].choose(Turn(engine, st)))
+    except Exception as exc:  # noqa: BLE001 - reported with the seed and a replay file, see write_replay
+        return {"seed": seed, "error": f"{type(exc).__name__}: {exc}", "log": list(log)}
+    return {
+        "seed": seed,
+        "pack": batch.pack,
+        "packs": list(engine.rules.packs),
+        "variants": list(st.variants),
+        "scenario": None,
+        "players": batch.players,
+        "bots": list(batch.bots),
+        "budget": batch.budget,
+        "scores": list(st.scores),
+        "tiebreaks": list(st.tiebreaks),
+        "breakdown": {k: list(v) for k, v in st.breakdown.items()},
+        "winners": list(st.winners),
+        "end_trigger": st.end_trigger,
+        "turns": st.turn,
+        "rounds": st.round,
+        "decisions": len(st.log),
+        "counts": recorder.counts,
+    }
+
+
+# ---- where games are played -------------------------------------------------------
+_engines: dict[tuple[str, ...], Engine] = {}
+_lock = threading.Lock()
+
+
+def _engine(paths: tuple[str, ...]) -> Engine:
+    if paths not in _engines:
+        _engines[paths] = Engine.load(paths)
+    return _engines[paths]
+
+
+def play_seed(batch: Batch, seed: int) -> dict[str, Any]:
+    """A game in a worker process (pool or dask): one engine per process, one game at a time
+    (the running rules are a module global, `effects.base.CURRENT`)."""
+    with _lock:
+        return play_game(_engine(batch.paths), batch, seed)
+
+
+def _pool_job(args: tuple[Batch, int]) -> dict[str, Any]:
+    return play_seed(*args)
+
+
+def run_local(batch: Batch, seeds: list[int], processes: int) -> Iterator[dict[str, Any]]:
+    """In this process, or a pool of processes; results as games finish."""
+    if processes <= 1 or len(seeds) <= 1:
+        for s in seeds:
+            yield play_seed(batch, s)
+        return
+    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+    chunk = max(1, min(20, len(seeds) // (processes * 8) or 1))
+    with ctx.Pool(processes) as pool:
+        yield from pool.imap_unordered(_pool_job, [(batch, s) for s in seeds], chunksize=chunk)
+
+
+def run_dask(batch: Batch, seeds: list[int], scheduler: str | None, processes: int) -> Iterator[dict[str, Any]]:
+    """On a dask cluster (`scheduler` address), or a local one of `processes` workers."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RulesError(
+            "--backend dask needs dask.distributed: pip install 'rules-dsl[cluster]'"
+        ) from None
+    cluster = None
+    try:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="5s")  # type: ignore[no-untyped-call]
+            except (OSError, TimeoutError) as exc:
+                raise RulesError(
+                    f"cannot reach the dask scheduler at {scheduler!r} ({exc}); no game was played"
+                ) from None
+        else:
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=max(1, processes), threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            client = Client(cluster)  # type: ignore[no-untyped-call]
+        with client:
+            futures = client.map(play_seed, [batch] * len(seeds), seeds, pure=False)
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+                yield future.result()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+# ---- results files ----------------------------------------------------------------
+class Writer:
+    """Appends each finished game to the results file at once (a dead worker loses no
+    finished game), then rewrites the file in seed order, so the bytes do not depend on
+    the number of workers."""
+
+    def __init__(self, path: Path, keep: list[dict[str, Any]]) -> None:
+        self.path = path
+        self.records = list(keep)
+        self.handle = path.open("w", encoding="utf-8")
+        for r in keep:
+            self.handle.write(results.dumps(r) + "\n")
+        self.handle.flush()
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.records.append(record)
+        self.handle.write(results.dumps(record) + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text("".join(results.dumps(r) + "\n" for r in sorted(self.records, key=lambda r: r["seed"])))
+        tmp.replace(self.path)
+
+
+def resume_from(path: Path, batch: Batch) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
+    """The games already in a results file for this batch; other batches' games are an error."""
+    if not path.exists():
+        return [], []
+    loaded = results.load(path)
+    for r in loaded.games:
+        if not batch.matches(r):
+            raise RulesError(
+                f"{path} holds games of other settings (pack {r['pack']}, {r['players']} players, bots "
+                f"{','.join(r['bots'])}, variants {','.join(r['variants']) or 'none'}): resume with the same "
+                "options, or write to another --out"
+            )
+    return loaded.games, loaded.skipped
+
+
+def write_replay(engine: Engine, batch: Batch, record: dict[str, Any], folder: Path) -> Path:
+    """A scenario file that replays a failed game up to the decision that broke it."""
+    from ruamel.yaml import YAML
+
+    from rules_dsl.engine import builtin_packs
+
+    path = folder / f"failed-game-seed-{record['seed']}.yaml"
+    pack: Any = batch.pack if batch.pack in builtin_packs() else [str(Path(p).resolve()) for p in batch.paths]
+    data: dict[str, Any] = {
+        "name": f"simulate: game seed {record['seed']} failed",
+        "description": f"{record['error']} (bots {','.join(batch.bots)}); replays the game's decisions",
+        "pack": pack,
+        "players": batch.players,
+        "seed": record["seed"],
+    }
+    if batch.variants is not None:
+        data["variants"] = list(batch.variants)
+    data["decisions"] = record["log"]
+    with path.open("w", encoding="utf-8") as f:
+        YAML().dump(data, f)
+    return path
+
+
+# ---- summaries --------------------------------------------------------------------
+def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    """Plain data for `--json` and the table."""
+    n = len(games)
+    if n == 0:
+        return {"games": 0}
+    players = games[0]["players"]
+    wins = [0.0] * players
+    bot_wins: dict[str, float] = {}
+    bot_seats: Counter[str] = Counter()
+    for g in games:
+        for w in g["winners"]:
+            wins[w] += 1 / len(g["winners"])
+            bot_wins[g["bots"][w]] = bot_wins.get(g["bots"][w], 0.0) + 1 / len(g["winners"])
+        bot_seats.update(g["bots"])
+    all_scores = [s for g in games for s in g["scores"]]
+    parts: dict[str, list[int]] = {}
+    for g in games:
+        for name, part in g["breakdown"].items():
+            parts.setdefault(name, []).extend(part)
+    total_points = sum(all_scores) or 1
+    return {
+        "games": n,
+        "mean_turns": sum(g["turns"] for g in games) / n,
+        "mean_rounds": sum(g.get("rounds", 0) for g in games) / n,
+        "mean_decisions": sum(g["decisions"] for g in games) / n,
+        "mean_score": sum(all_scores) / len(all_scores),
+        "mean_winning_score": sum(max(g["scores"]) for g in games) / n,
+        "max_score": max(all_scores),
+        "shared_wins": sum(1 for g in games if len(g["winners"]) > 1),
+        "win_share_by_seat": [w / n for w in wins],
+        "win_rate_by_bot": {b: bot_wins.get(b, 0.0) / bot_seats[b] for b in sorted(bot_seats)},
+        "end_triggers": dict(Counter(g["end_trigger"] or "(none)" for g in games).most_common()),
+        "score_parts": {
+            name: {"mean": sum(p) / len(p), "share": sum(p) / total_points} for name, p in parts.items()
+        },
+        "seconds": seconds,
+        "games_per_second": n / seconds if seconds > 0 else None,
+    }
+
+
+def summary_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """`summary` data as (what, value) rows for the terminal."""
+    rows: list[tuple[str, str]] = []
+    n = data["games"]
+    if n == 0:
+        rows.append(("games", "0"))
+        return rows
+    rows.append(("games", str(n)))
+    rows.append(("mean turns", f"{data['mean_turns']:.1f}"))
+    rows.append(("mean rounds", f"{data['mean_rounds']:.1f}"))
+    rows.append(("mean decisions", f"{data['mean_decisions']:.1f}"))
+    rows.append(("mean score", f"{data['mean_score']:.2f}"))
+    rows.append(("mean winning score", f"{data['mean_winning_score']:.2f}"))
+    rows.append(("max score", str(data["max_score"])))
+    rows.append(("shared wins", str(data["shared_wins"])))
+    for seat, share in enumerate(data["win_share_by_seat"]):
+        rows.append((f"win share seat {seat + 1}", f"{100 * share:.1f}%"))
+    if len(data["win_rate_by_bot"]) > 1:
+        for bot, rate in data["win_rate_by_bot"].items():
+            rows.append((f"win rate of {bot} seats", f"{100 * rate:.1f}%"))
+    for name, count in data["end_triggers"].items():
+        rows.append((f"ended by: {name}", f"{count} ({100 * count / n:.1f}%)"))
+    for name, part in data["score_parts"].items():
+        rows.append((f"score from {name}", f"{part['mean']:.2f} per player ({100 * part['share']:.1f}%)"))
+    if data["games_per_second"]:
+        rows.append(("games per second", f"{data['games_per_second']:.1f}"))
+    return rows
+
+
+# ---- the whole run ----------------------------------------------------------------
+def progress_bar(enabled: bool) -> Any:
+    """A rich progress bar on stderr: games done, games/s, time left."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not enabled,
+        transient=False,
     )
 
 
-_worker_engine: Engine | None = None
-
-
-def _init_worker(paths: list[str]) -> None:
-    global _worker_engine
-    _worker_engine = Engine.load(paths)
-
-
-def _play_in_worker(args: tuple[int, int, list[str] | None]) -> GameResult:
-    assert _worker_engine is not None
-    players, seed, variants = args
-    return play_game(_worker_engine, players, seed, variants)
-
-
-def run_games(
-    paths: list[str],
-    players: int,
-    games: int,
-    seed: int,
-    variants: list[str] | None,
-    processes: int = 1,
-) -> Iterator[GameResult]:
-    """Games seed, seed+1, ...: the same results whatever the number of processes."""
-    jobs = [(players, seed + i, variants) for i in range(games)]
-    if processes <= 1:
-        engine = Engine.load(paths)
-        for p, s, v in jobs:
-            yield play_game(engine, p, s, v)
-        return
-    with multiprocessing.Pool(processes, initializer=_init_worker, initargs=(paths,)) as pool:
-        yield from pool.imap(_play_in_worker, jobs, chunksize=max(1, min(50, games // (processes * 8) or 1)))
-
-
-class Progress:
-    """A progress bar on stderr: redrawn in place on a terminal, a line a tenth otherwise."""
-
-    def __init__(self, total: int, label: str, enabled: bool = True) -> None:
-        self.total = total
-        self.label = label
-        self.enabled = enabled and total > 0
-        self.tty = sys.stderr.isatty()
-        self.start = time.perf_counter()
-        self.done = 0
-        self._last_tenth = -1
-
-    def step(self) -> None:
-        self.done += 1
-        if not self.enabled:
-            return
-        if self.tty:
-            if self.done % max(1, self.total // 200) == 0 or self.done == self.total:
-                self._draw()
-        else:
-            tenth = self.done * 10 // self.total
-            if tenth != self._last_tenth:
-                self._last_tenth = tenth
-                self._draw(newline=True)
-
-    def _draw(self, newline: bool = False) -> None:
-        frac = self.done / self.total
-        width = 30
-        bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
-        elapsed = time.perf_counter() - self.start
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate > 0 else 0.0
-        text = f"{self.label} [{bar}] {self.done}/{self.total} {rate:.0f}/s eta {eta:.0f}s"
-        sys.stderr.write(text + ("\n" if newline else "\r"))
-        if self.done == self.total and not newline:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
-def summarize(results: list[GameResult], title: str, seconds: float) -> str:
-    n = len(results)
-    if n == 0:
-        return "no games played"
-    players = results[0].players
-    wins = [0.0] * players
-    for r in results:
-        for w in r.winners:
-            wins[w] += 1 / len(r.winners)
-    all_scores = [s for r in results for s in r.scores]
-    winning = [max(r.scores) for r in results]
-    triggers = Counter(r.end_trigger or "(none)" for r in results)
-    rows = [
-        ("games", f"{n}"),
-        ("mean turns", f"{sum(r.turns for r in results) / n:.1f}"),
-        ("mean rounds", f"{sum(r.rounds for r in results) / n:.1f}"),
-        ("mean decisions", f"{sum(r.decisions for r in results) / n:.1f}"),
-        ("mean score", f"{sum(all_scores) / len(all_scores):.2f}"),
-        ("mean winning score", f"{sum(winning) / n:.2f}"),
-        ("max score", f"{max(all_scores)}"),
-        ("shared wins", f"{sum(1 for r in results if len(r.winners) > 1)}"),
-    ]
-    for seat in range(players):
-        rows.append((f"win share seat {seat + 1}", f"{100 * wins[seat] / n:.1f}%"))
-    for name, count in triggers.most_common():
-        rows.append((f"ended by: {name}", f"{count} ({100 * count / n:.1f}%)"))
-    # the pack's named parts of the score: mean per player, and share of all points
-    parts: dict[str, list[int]] = {}
-    for r in results:
-        for name, part in r.breakdown:
-            parts.setdefault(name, []).extend(part)
-    total_points = sum(all_scores) or 1
-    for name, points in parts.items():
-        mean = sum(points) / len(points)
-        rows.append((f"score from {name}", f"{mean:.2f} per player ({100 * sum(points) / total_points:.1f}%)"))
-    rows.append(("games per second", f"{n / seconds:.1f}" if seconds > 0 else "-"))
-    width = max(len(k) for k, _ in rows)
-    lines = [title, "-" * len(title)]
-    lines += [f"{k.ljust(width)}  {v}" for k, v in rows]
-    return "\n".join(lines)
-
-
 def simulate(
-    paths: list[str],
-    players: int,
-    games: int,
-    seed: int,
-    variants: list[str] | None,
+    batch: Batch,
+    seeds: list[int],
     processes: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
     progress: bool = True,
-    on_result: Callable[[GameResult], None] | None = None,
-) -> tuple[list[GameResult], float]:
-    bar = Progress(games, "simulating", progress)
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[list[dict[str, Any]], float]:
+    """Play the seeds; every record (games and failures) goes to `on_result` as it finishes."""
     start = time.perf_counter()
-    results = []
-    for r in run_games(paths, players, games, seed, variants, processes):
-        results.append(r)
-        if on_result is not None:
-            on_result(r)
-        bar.step()
-    return results, time.perf_counter() - start
+    records = []
+    source = (
+        run_dask(batch, seeds, scheduler, processes) if backend == "dask" else run_local(batch, seeds, processes)
+    )
+    with progress_bar(progress) as bar:
+        task = bar.add_task("games", total=len(seeds), rate="-")
+        for r in source:
+            records.append(r)
+            if on_result is not None:
+                on_result(r)
+            elapsed = time.perf_counter() - start
+            bar.update(task, advance=1, rate=f"{len(records) / elapsed:.1f}" if elapsed > 0 else "-")
+    records.sort(key=lambda r: r["seed"])
+    return records, time.perf_counter() - start
+
+
+# ---- the command ------------------------------------------------------------------
+def add_arguments(p: Any) -> None:
+    """The `rules-dsl simulate` options (an argparse parser)."""
+    from rules_dsl import terminal
+    from rules_dsl.bots import BOT_NAMES
+    from rules_dsl.cli import PACK_COMPLETE, PACK_HELP
+
+    p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE
+    p.add_argument("--players", type=terminal.whole_number(1), default=2, help="players per game (default: 2)")
+    p.add_argument("--games", type=terminal.whole_number(1), default=100, help="number of games (default: 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default: 1)")
+    p.add_argument(
+        "--variant", action="append", metavar="NAME", help="a pack variant; repeat for several (default: the pack's)"
+    )
+    p.add_argument(
+        "--bots",
+        default="random",
+        metavar="BOT,...",
+        help=f"one bot per seat, or one for all: {', '.join(BOT_NAMES)} (default: random)",
+    )
+    p.add_argument(
+        "--budget",
+        default="200",
+        help="ismcts thinking per decision: iterations (200, reproducible) or seconds (0.5s) (default: 200)",
+    )
+    p.add_argument(
+        "--processes",
+        type=terminal.whole_number(1),
+        default=1,
+        help="worker processes (default: 1); results do not depend on it",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default="local",
+        help="local: a process pool (default); dask: a dask cluster (pip install 'rules-dsl[cluster]')",
+    )
+    p.add_argument(
+        "--scheduler", metavar="ADDRESS", help="with --backend dask: the scheduler (default: start a local cluster)"
+    )
+    p.add_argument("--out", metavar="FILE", help="write one game per line (JSON) as games finish")
+    p.add_argument("--resume", action="store_true", help="with --out: play only the games missing from FILE")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def command(args: Any) -> int:
+    """`rules-dsl simulate`: check every option, play, write, summarize."""
+    import json
+    import sys
+
+    from rules_dsl import terminal
+    from rules_dsl.bots import parse_bots, parse_budget
+    from rules_dsl.engine import pack_paths
+
+    if not 1 <= args.games <= 10_000_000:
+        raise RulesError(f"--games {args.games}: give 1 to 10000000 games")
+    if not 1 <= args.processes <= 1024:
+        raise RulesError(f"--processes {args.processes}: give 1 to 1024")
+    if args.resume and not args.out:
+        raise RulesError("--resume needs --out FILE (the results to continue)")
+    if args.scheduler and args.backend != "dask":
+        raise RulesError("--scheduler is for --backend dask")
+    paths = pack_paths(args.pack)
+    engine = Engine.load(paths)  # pack problems before any worker starts
+    rules = engine.rules
+    terminal.check_players(rules.name, rules.min_players, rules.max_players, args.players)
+    bots = parse_bots(args.bots, args.players)
+    if "ismcts" in bots:
+        parse_budget(args.budget)
+    variants = None if args.variant is None else tuple(args.variant)
+    batch = Batch(tuple(paths), args.pack, args.players, variants, tuple(bots), args.budget)
+    # a bad variant or a pack without an evaluation for greedy/ismcts: a clear error now
+    engine.new_game(args.players, args.seed, None if variants is None else list(variants))
+    for name in set(bots):
+        make_bot(name, engine, 0, args.budget)
+
+    seeds = list(range(args.seed, args.seed + args.games))
+    writer = None
+    if args.out:
+        out = Path(args.out)
+        kept: list[dict[str, Any]] = []
+        if args.resume:
+            kept, skipped = resume_from(out, batch)
+            for line, why in skipped:
+                print(f"{out}:{line}: skipped: {why}", file=sys.stderr)
+            have = {r["seed"] for r in kept}
+            kept = [r for r in kept if r["seed"] in set(seeds)] + [r for r in kept if r["seed"] not in set(seeds)]
+            seeds = [s for s in seeds if s not in have]
+            print(f"resuming {out}: {len(have)} games there, {len(seeds)} to play", file=sys.stderr)
+        try:
+            writer = Writer(out, kept)
+        except OSError as exc:
+            raise RulesError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+    failures: list[dict[str, Any]] = []
+
+    def on_result(record: dict[str, Any]) -> None:
+        if "error" in record:
+            failures.append(record)
+        elif writer is not None:
+            writer.add(record)
+
+    try:
+        records, seconds = simulate(
+            batch, seeds, args.processes, args.backend, args.scheduler, not args.quiet and not args.json, on_result
+        )
+    finally:
+        if writer is not None:
+            writer.close()
+    games = [r for r in records if "error" not in r]
+    if writer is not None:
+        games = [r for r in writer.records if r["seed"] in range(args.seed, args.seed + args.games)]
+    folder = Path(args.out).parent if args.out else Path(".")
+    for record in failures:
+        path = write_replay(engine, batch, record, folder)
+        print(
+            f"game seed {record['seed']} failed after {len(record['log'])} decisions: {record['error']}\n"
+            f"  replay it: rules-dsl scenario {path}",
+            file=sys.stderr,
+        )
+    data = summary(games, seconds)
+    data["failed_games"] = [r["seed"] for r in failures]
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        chosen = rules.default_variants if variants is None else variants
+        title = (
+            f"{rules.name}: {len(games)} games, {args.players} players, bots {','.join(bots)}, "
+            f"seeds {args.seed}..{args.seed + args.games - 1}, variants: {', '.join(chosen) or 'none'}"
+        )
+        terminal.say(title, "bold")
+        terminal.say("-" * len(title))
+        terminal.table(("", ""), summary_rows(data), ("bold", ""), show_header=False)
+    return 1 if failures else 0

@@ -38,10 +38,13 @@ def say(text: str, style: str = "", stderr: bool = False) -> None:
     console(stderr).print(Text(text, style=style))
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[object]], styles: Sequence[str] = ()) -> None:
-    """A table with a header row; cells are plain text, columns styled on a terminal."""
+def table(
+    headers: Sequence[str], rows: Iterable[Sequence[object]], styles: Sequence[str] = (), show_header: bool = True
+) -> None:
+    """A table (with a header row unless `show_header` is false); cells are plain text,
+    columns styled on a terminal."""
     out = console()
-    grid = Table(box=None, pad_edge=False, header_style="bold", show_edge=False)
+    grid = Table(box=None, pad_edge=False, header_style="bold", show_edge=False, show_header=show_header)
     for i, header in enumerate(headers):
         grid.add_column(
             header, style=styles[i] if i < len(styles) else "", no_wrap=not out.is_terminal, overflow="fold"

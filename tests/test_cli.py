@@ -10,7 +10,6 @@ import pytest
 
 from rules_dsl.cli import main
 from rules_dsl.engine import Engine
-from rules_dsl.simulate import play_game
 from rules_dsl.trace import random_chooser, transcript
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,59 +24,7 @@ def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def table(out: str) -> dict[str, str]:
-    """The summary rows (label -> value) below the title and its underline."""
-    lines = out.splitlines()
-    assert set(lines[1]) == {"-"} and len(lines[1]) == len(lines[0])
-    rows = {}
-    for line in lines[2:]:
-        label, _, value = line.partition("  ")
-        rows[label.strip()] = value.strip()
-    return rows
-
-
 # ---- simulate ------------------------------------------------------------------------------
-
-
-def test_simulate_prints_the_summary_table(engine: Engine, capsys: Capsys) -> None:
-    code, out, err = run(capsys, "simulate", "--games", "4", "--players", "3", "--seed", "5", "--quiet")
-    assert code == 0
-    assert err == ""
-    assert out.splitlines()[0] == "Eminent Domain: 4 games, 3 players, random bots, seeds 5..8, variants: none"
-    rows = table(out)
-    results = [play_game(engine, 3, seed) for seed in range(5, 9)]
-    assert rows["games"] == "4"
-    assert rows["mean turns"] == f"{sum(r.turns for r in results) / 4:.1f}"
-    assert rows["mean decisions"] == f"{sum(r.decisions for r in results) / 4:.1f}"
-    assert rows["max score"] == str(max(s for r in results for s in r.scores))
-    for seat in range(3):
-        wins = sum(1 / len(r.winners) for r in results if seat in r.winners)
-        assert rows[f"win share seat {seat + 1}"] == f"{100 * wins / 4:.1f}%"
-    assert "win share seat 4" not in rows
-    triggers = {k.removeprefix("ended by: "): v for k, v in rows.items() if k.startswith("ended by: ")}
-    expected: dict[str, int] = {}
-    for r in results:
-        expected[r.end_trigger] = expected.get(r.end_trigger, 0) + 1
-    assert triggers == {name: f"{n} ({100 * n / 4:.1f}%)" for name, n in expected.items()}
-    assert "games per second" in rows
-
-
-def test_simulate_with_variants_names_them(capsys: Capsys) -> None:
-    code, out, _ = run(
-        capsys, "simulate", "--games", "2", "--quiet", "--variant", "extra-round", "--variant", "short-decks"
-    )
-    assert code == 0
-    assert out.splitlines()[0].endswith("seeds 1..2, variants: extra-round, short-decks")
-    assert table(out)["games"] == "2"
-
-
-def test_simulate_results_do_not_depend_on_processes(capsys: Capsys) -> None:
-    _, one, _ = run(capsys, "simulate", "--games", "4", "--quiet", "--processes", "1")
-    _, two, _ = run(capsys, "simulate", "--games", "4", "--quiet", "--processes", "2")
-    a, b = table(one), table(two)
-    a.pop("games per second")
-    b.pop("games per second")
-    assert a == b
 
 
 def test_simulate_unknown_variant_is_a_clear_error(engine: Engine, capsys: Capsys) -> None:

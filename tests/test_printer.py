@@ -190,6 +190,8 @@ starts_and_texts = st.sampled_from(["start", "condition", "expression"]).flatmap
 @example(("expression", "the smaller of (the total x of cards in your hand where its x is 1) and 2"))
 @example(("expression", "1 minus (the number of cards in your hand whose x is gold) minus (1 plus X)"))
 @example(("start", "either (gain 1 gold; draw 1 card) OR (you may draw 1 card); (draw 1 card; (nothing))"))
+# a call without ";" before a trigger: WHEN is a keyword, not a variable the call takes
+@example(("start", "ACTION: hand; WHEN a opponent hand this card: clear all hand notes"))
 @settings(max_examples=200, deadline=None)
 @given(starts_and_texts)
 def test_generated_text_round_trips(case: tuple[str, str]) -> None:

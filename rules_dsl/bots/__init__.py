@@ -1,1 +1,66 @@
-"""Players that choose among the legal options through the one decision API."""
+"""Players that choose among the legal options through the one decision API.
+
+Every bot is `choose(turn) -> option id`, where `turn` (`bots.base.Turn`) holds the
+seat's legal options, its observation and a sampler of states consistent with it.
+"""
+
+from __future__ import annotations
+
+from rules_dsl.bots.base import Bot, Turn
+from rules_dsl.engine import Engine
+from rules_dsl.errors import RulesError, suggest
+
+BOT_NAMES = ("random", "greedy", "ismcts")
+
+
+def parse_budget(text: str) -> tuple[int, float]:
+    """`200` (iterations) or `0.5s` (seconds per decision) -> (iterations, seconds)."""
+    t = text.strip().lower()
+    try:
+        if t.endswith("s"):
+            seconds = float(t[:-1])
+            if not 0 < seconds <= 3600:
+                raise ValueError
+            return 0, seconds
+        iterations = int(t)
+        if not 1 <= iterations <= 10_000_000:
+            raise ValueError
+        return iterations, 0.0
+    except ValueError:
+        raise RulesError(
+            f"--budget {text!r}: give iterations per decision (1 to 10000000, e.g. 200) "
+            "or seconds per decision (e.g. 0.5s)"
+        ) from None
+
+
+def parse_bots(text: str, players: int) -> list[str]:
+    names = [n.strip() for n in text.split(",")]
+    for n in names:
+        if n not in BOT_NAMES:
+            hint = suggest(n, BOT_NAMES)
+            raise RulesError(f"unknown bot {n!r} (known: {', '.join(BOT_NAMES)})" + (f" ({hint})" if hint else ""))
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise RulesError(
+            f"--bots names {len(names)} bots for {players} players: give one bot per seat, or one bot for all"
+        )
+    return names
+
+
+def make_bot(name: str, engine: Engine, seed: int, budget: str = "200") -> Bot:
+    from rules_dsl.bots.greedy import GreedyBot
+    from rules_dsl.bots.ismcts import ISMCTSBot
+    from rules_dsl.bots.random_bot import RandomBot
+
+    if name == "random":
+        return RandomBot(seed)
+    if name == "greedy":
+        return GreedyBot(engine, seed)
+    if name == "ismcts":
+        iterations, seconds = parse_budget(budget)
+        return ISMCTSBot(engine, seed, iterations=iterations, seconds=seconds)
+    raise RulesError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+
+
+__all__ = ["BOT_NAMES", "Bot", "Turn", "make_bot", "parse_bots", "parse_budget"]

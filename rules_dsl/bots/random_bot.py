@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
-from rules_dsl.state import Decision
+
+class _HasOptions(Protocol):
+    options: list[str]
 
 
 class RandomBot:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, decision: Decision) -> str:
-        return decision.options[self._rng.randrange(len(decision.options))]
+    def choose(self, turn: _HasOptions) -> str:
+        """Any object with the legal `options` (a `bots.base.Turn`, or a `Decision`)."""
+        return turn.options[self._rng.randrange(len(turn.options))]

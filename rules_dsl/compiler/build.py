@@ -24,7 +24,7 @@ from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, find_pack_folders, key_loc, load_pack, value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 from rules_dsl.parser import parse
-from rules_dsl.rules import CardType, EndTrigger, Rules, Variant
+from rules_dsl.rules import CardType, EndTrigger, Rules, Statistic, Variant
 
 CARD_FIELDS = shape.CARD_FIELDS
 # Bounds on the cards of a game (docs/modding.md#limits): every copy is a CardState in
@@ -142,6 +142,9 @@ class _Builder:
         variants, defaults = self.read_variants(params)
         cards = self.composed.cards
         texts = self.parse_all(cards)
+        statistics = self.read_statistics(voc)
+        evaluation_part = self.composed.evaluation
+        evaluation_tree = None if evaluation_part is None else self.parse_text(evaluation_part, "expression")
         lets = {"X", "N"}
         binds: dict[str, str] = {}
         for t in texts:
@@ -196,6 +199,12 @@ class _Builder:
             self._text_loc,
             self.composed.overrides,
         )
+        evaluation = None
+        if evaluation_tree is not None and evaluation_part is not None:
+            try:
+                evaluation = sc.num(evaluation_tree)
+            except CompileError as exc:
+                self.report(exc, evaluation_part.loc)
         sc.finish_procedures(self.problems, text_pos)
         self.check_names(set(params) | BUILTIN_PARAMS, lets)
         players = self.player_range()
@@ -248,6 +257,8 @@ class _Builder:
             quantity_spots={q: tuple(sp) for q, sp in self._quantity_spots.items()},
             valued={p: {v: str(text) for v, (text, _) in vs.items()} for p, vs in voc.valued.items()},
             invariants=invariants,
+            evaluation=evaluation,
+            statistics=tuple(statistics),
         )
 
     def check_names(self, params: set[str], lets: set[str]) -> None:
@@ -332,6 +343,37 @@ class _Builder:
                     )
                     continue
                 out[field] = value
+        return out
+
+    def read_statistics(self, voc: Vocabulary) -> list[Statistic]:
+        """`statistics: {NAME: {from: ZONE or [ZONE...], to: ZONE or [ZONE...]}}`: card moves to count."""
+        part = self.composed.statistics
+        if part is None:
+            return []
+        node = part.value
+        if not hasattr(node, "items"):
+            self.problems.add(part.loc, "statistics must map a name to {from: zones, to: zones}")
+            return []
+        out = []
+        for name, spec in node.items():
+            loc = value_loc(node, name, part.loc.file)
+            if not hasattr(spec, "items") or set(spec) != {"from", "to"}:
+                message = f"statistic {name!r} must be {{from: zones, to: zones}}"
+                self.problems.add(loc, message, expected=["from", "to"])
+                continue
+            ends: list[tuple[str, ...]] = []
+            for end in ("from", "to"):
+                zones = spec[end] if isinstance(spec[end], list) else [spec[end]]
+                for z in zones:
+                    if z not in voc.zones:
+                        self.problems.add(
+                            value_loc(spec, end, part.loc.file),
+                            f"statistic {name!r}: unknown zone {z!r}",
+                            expected=sorted(voc.zones),
+                            suggestion=suggest(str(z), voc.zones),
+                        )
+                ends.append(tuple(str(z) for z in zones))
+            out.append(Statistic(str(name), ends[0], ends[1]))
         return out
 
     def player_range(self) -> tuple[int, int]:

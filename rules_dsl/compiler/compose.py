@@ -79,6 +79,8 @@ class Composed:
     game_end: Located | None = None
     triggers: list[tuple[Any, Loc]] = attrs.Factory(list)  # each trigger node and where it is
     scoring: Located | None = None
+    evaluation: Located | None = None  # the last pack's: a mod may replace it
+    statistics: Located | None = None
     score: dict[str, Pieces] = attrs.Factory(dict)  # "score", "tiebreak"
     breakdown: list[tuple[str, Located]] = attrs.Factory(list)
     default_variants: list[tuple[Any, Loc]] = attrs.Factory(list)  # each name and where it is
@@ -187,6 +189,9 @@ def compose(sources: list[PackSource], problems: Problems) -> Composed:
                 ]
         if "scoring" in parts and m.define("scoring", src.id, parts["scoring"].loc, parts["scoring"].value):
             _scoring(out, parts["scoring"])
+        for key in ("evaluation", "statistics"):
+            if key in parts and m.define(key, src.id, parts[key].loc, parts[key].value):
+                setattr(out, key, parts[key])
         if "extend" in parts:
             _extend(m, src.id, parts["extend"])
     return out

@@ -47,6 +47,9 @@ class Effect:
 # running; it is never part of the state.
 class _Current:
     rules: Rules
+    # A statistics.Recorder while one game's card moves are being counted, else None;
+    # the one check `place` pays when nothing is recorded.
+    recorder: Any = None
 
 
 CURRENT = _Current()
@@ -127,6 +130,8 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
     else:
         st.zones[dest].append(card)
     cs = st.cards[card]
+    if CURRENT.recorder is not None:
+        CURRENT.recorder.moved(st, cs, dest)
     cs.loc = dest
     if facing:
         cs.up = facing == "up"
@@ -156,8 +161,11 @@ def refill(st: GameState, key: str) -> bool:
         return False
     cards.extend(pile)
     pile.clear()
+    recorder = CURRENT.recorder
     for c in cards:
         cs = st.cards[c]
+        if recorder is not None:
+            recorder.moved(st, cs, key)
         cs.loc = key
         cs.up = False
         cs.seen.clear()

@@ -299,6 +299,14 @@ INVARIANT = Record(
     exclusive=(INVARIANT_CLAIMS,),
 )
 
+ZONE_NAMES = OneOf(options=(Str(), Seq(Str(), min_items=1)))
+STATISTIC = Record(
+    fields={
+        "from": _f(ZONE_NAMES, "the zone (or zones) a counted card comes from", required=True),
+        "to": _f(ZONE_NAMES, "the zone (or zones) it goes to", required=True),
+    }
+)
+
 # ---- cards --------------------------------------------------------------------------
 
 _CARD_FIELDS = {
@@ -388,6 +396,8 @@ PACK_FILE = Record(
         "game-end": _f(GAME_END),
         "scoring": _f(SCORING),
         "invariants": _f(Seq(INVARIANT), "facts of the game that hold in every position"),
+        "evaluation": _f(EXPRESSION, "how good a position is for 'you', for search bots"),
+        "statistics": _f(Table(value=STATISTIC), "card moves counted in simulation results"),
         "cards": _f(Seq(CARD), "the card definitions"),
         "extend": _f(EXTEND),
         "limits": _f(LIMITS),

@@ -1,0 +1,44 @@
+"""What a bot is given at each of its decisions: its seat's view, never the state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from rules_dsl.determinize import determinize
+from rules_dsl.engine import Engine
+from rules_dsl.state import GameState
+
+
+class Turn:
+    """One decision of one seat: the legal options, the seat's observation (built when
+    asked for), and states sampled consistently with that observation.
+
+    The real state stays private: `sample` returns a fresh determinized copy each time.
+    """
+
+    __slots__ = ("engine", "player", "options", "prompt", "_state", "_observation")
+
+    def __init__(self, engine: Engine, st: GameState) -> None:
+        d = st.pending
+        assert d is not None
+        self.engine = engine
+        self.player = d.player
+        self.options = list(d.options)
+        self.prompt = d.prompt
+        self._state = st
+        self._observation: dict[str, Any] | None = None
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        if self._observation is None:
+            self._observation = self.engine.observe(self._state, self.player)
+        return self._observation
+
+    def sample(self, rnd: random.Random) -> GameState:
+        """A state this seat could be in, given what it sees (`determinize.determinize`)."""
+        return determinize(self.engine.rules, self._state, self.player, rnd)
+
+
+class Bot(Protocol):
+    def choose(self, turn: Turn) -> str: ...

@@ -1,0 +1,108 @@
+"""The report's pictures, drawn with matplotlib (no display needed) as PNG files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no window, no display server
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+MAX_BARS = 30  # the most frequent cards; the page's tables list them all
+
+
+def _rates(ax: Any, rows: list[dict[str, Any]], title: str) -> None:
+    rows = rows[:MAX_BARS]
+    labels = [f"{r['label']} (n={r['n']})" for r in rows]
+    rate = np.array([r["rate"] for r in rows])
+    err = np.array([[r["rate"] - r["low"] for r in rows], [r["high"] - r["rate"] for r in rows]])
+    y = np.arange(len(rows))
+    ax.barh(y, rate, xerr=err, capsize=3, color="#4C72B0")
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate (95% interval)")
+    ax.set_title(title)
+
+
+def _save(fig: Any, out: Path, name: str, images: list[tuple[str, str]], caption: str) -> None:
+    fig.tight_layout()
+    fig.savefig(out / name, dpi=80)
+    plt.close(fig)
+    images.append((name, caption))
+
+
+def _height(n: int) -> float:
+    return 1.2 + 0.3 * max(1, min(n, MAX_BARS))
+
+
+def draw(figs: dict[str, Any], out: Path) -> list[tuple[str, str]]:
+    """Every plot as `out/NAME.png`; returns (file name, caption) in page order."""
+    images: list[tuple[str, str]] = []
+    for key, what in (("by_seat", "seat"), ("by_bot", "bot"), ("by_scenario", "scenario")):
+        rows = figs[key]
+        fig, ax = plt.subplots(figsize=(7, _height(len(rows))))
+        _rates(ax, rows, f"Win rate by {what}")
+        _save(fig, out, f"win-rate-by-{what}.png", images, f"Win rate by {what}, with 95% confidence intervals")
+    for stat, rows in figs["by_single_card"].items():
+        rows = sorted(rows, key=lambda r: -r["n"])
+        fig, ax = plt.subplots(figsize=(7, _height(len(rows))))
+        _rates(ax, rows, f"Win rate by {stat}")
+        name = f"win-rate-by-{_slug(stat)}.png"
+        _save(fig, out, name, images, f"Win rate by {stat} (every player has one), with 95% intervals")
+
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    bots = list(figs["scores_by_bot"])
+    ax.boxplot([figs["scores_by_bot"][b] for b in bots], tick_labels=bots, orientation="horizontal")
+    ax.set_xlabel("final score")
+    ax.set_title("Score distribution by bot")
+    _save(fig, out, "scores.png", images, "Final scores of each bot's players")
+
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    turns = np.array(figs["turns"])
+    ax.hist(turns, bins=min(50, max(5, len(np.unique(turns)))), color="#55A868")
+    ax.set_xlabel("turns")
+    ax.set_ylabel("games")
+    ax.set_title(f"Game length (mean {turns.mean():.1f} turns)")
+    _save(fig, out, "game-length.png", images, "Game length in turns")
+
+    fig, ax = plt.subplots(figsize=(7, _height(len(figs["end_triggers"]))))
+    names = list(figs["end_triggers"])
+    ax.barh(names, [figs["end_triggers"][k] for k in names], color="#C44E52")
+    ax.invert_yaxis()
+    ax.set_xlabel("games")
+    ax.set_title("How games ended")
+    _save(fig, out, "end-triggers.png", images, "End triggers")
+
+    for stat, rows in figs["cards"].items():
+        if stat in figs["by_single_card"]:
+            continue
+        shown = [r for r in rows if r["without_rate"] is not None][:MAX_BARS]
+        if not shown:
+            continue
+        fig, ax = plt.subplots(figsize=(8, _height(len(shown))))
+        y = np.arange(len(shown))
+        bars = ((-0.2, "with", "#4C72B0", stat), (0.2, "without", "#DD8452", f"not {stat}"))
+        for offset, side, colour, label in bars:
+            rate = np.array([r[f"{side}_rate"] for r in shown])
+            below = [r[f"{side}_rate"] - r[f"{side}_low"] for r in shown]
+            above = [r[f"{side}_high"] - r[f"{side}_rate"] for r in shown]
+            err = np.array([below, above])
+            ax.barh(y + offset, rate, height=0.4, xerr=err, capsize=2, color=colour, label=label)
+        ax.set_yticks(y, [f"{r['card']} ({r['with_n']}/{r['with_n'] + r['without_n']})" for r in shown])
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("win rate of players (95% interval)")
+        ax.set_title(f"Players who {stat} a card vs those who did not")
+        ax.legend(loc="lower right")
+        name = f"cards-{_slug(stat)}.png"
+        _save(fig, out, name, images, f"Win rate of players who {stat} each card, against those who did not")
+    return images
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-")

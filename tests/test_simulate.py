@@ -1,0 +1,165 @@
+"""simulate: bots per seat, results files (byte-identical, resumable), summaries, failures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rules_dsl import results
+from rules_dsl.bots import Turn, make_bot
+from rules_dsl.cli import main
+from rules_dsl.engine import Engine, pack_paths
+from rules_dsl.scenario import run_scenario_file
+from rules_dsl.simulate import Batch, play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+Capsys = pytest.CaptureFixture[str]
+
+
+def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_json_summary_matches_the_games(engine: Engine, capsys: Capsys) -> None:
+    code, out, err = run(capsys, "simulate", "--games", "4", "--players", "3", "--seed", "5", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    batch = Batch(tuple(pack_paths("base")), "base", 3, None, ("random",) * 3)
+    games = [play_game(engine, batch, seed) for seed in range(5, 9)]
+    assert data["games"] == 4
+    assert data["mean_turns"] == sum(g["turns"] for g in games) / 4
+    assert data["mean_decisions"] == sum(g["decisions"] for g in games) / 4
+    assert data["max_score"] == max(s for g in games for s in g["scores"])
+    for seat in range(3):
+        wins = sum(1 / len(g["winners"]) for g in games if seat in g["winners"])
+        assert data["win_share_by_seat"][seat] == wins / 4
+    assert data["failed_games"] == []
+
+
+def test_table_summary_names_the_bots_and_variants(capsys: Capsys) -> None:
+    code, out, _ = run(
+        capsys, "simulate", "--games", "2", "--quiet", "--variant", "extra-round", "--bots", "random,random"
+    )
+    assert code == 0
+    assert "bots random,random" in out and "variants: extra-round" in out
+    assert "win share seat 2" in out and "games per second" in out
+
+
+def test_results_are_byte_identical_whatever_the_workers(tmp_path: Path, capsys: Capsys) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    args = ["simulate", "--pack", "microcosm", "--games", "6", "--quiet", "--bots", "greedy,random"]
+    assert run(capsys, *args, "--out", str(one))[0] == 0
+    assert run(capsys, *args, "--out", str(two), "--processes", "2")[0] == 0
+    assert one.read_bytes() == two.read_bytes()
+    lines = one.read_text().splitlines()
+    assert [json.loads(line)["seed"] for line in lines] == [1, 2, 3, 4, 5, 6]
+    record = json.loads(lines[0])
+    assert results.problem(record) == ""
+    assert record["bots"] == ["greedy", "random"] and record["pack"] == "microcosm"
+    assert set(record["counts"]) == {"played", "bought", "acquired"}
+    # each card played is a card that was in the game
+    engine = Engine.for_pack("microcosm")
+    assert all(c in engine.rules.card_index for seat in record["counts"]["played"] for c in seat)
+
+
+def test_resume_plays_only_the_missing_games(tmp_path: Path, capsys: Capsys) -> None:
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    args = ["simulate", "--pack", "microcosm", "--games", "5", "--quiet"]
+    assert run(capsys, *args, "--out", str(full))[0] == 0
+    lines = full.read_text().splitlines(keepends=True)
+    # games 2 and 4 finished, then a worker died in the middle of writing a line
+    part.write_text(lines[1] + lines[3] + lines[0][:30])
+    code, _, err = run(capsys, *args, "--out", str(part), "--resume")
+    assert code == 0
+    assert f"{part}:3: skipped: not JSON" in err
+    assert "2 games there, 3 to play" in err
+    assert part.read_bytes() == full.read_bytes()
+
+
+def test_resume_refuses_other_settings(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run(capsys, "simulate", "--pack", "microcosm", "--games", "1", "--quiet", "--out", str(out))[0] == 0
+    code, _, err = run(
+        capsys, "simulate", "--pack", "microcosm", "--games", "2", "--quiet", "--out", str(out), "--resume",
+        "--bots", "greedy",
+    )  # fmt: skip
+    assert code == 1
+    assert "holds games of other settings" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "greedy,randon"], "error: unknown bot 'randon' (known: random, greedy, ismcts) (did you mean"),
+        (["--bots", "random,random,random"], "error: --bots names 3 bots for 2 players: give one bot per seat"),
+        (["--bots", "ismcts", "--budget", "lots"], "error: --budget 'lots': give iterations per decision"),
+        (["--games", "20000000"], "error: --games 20000000: give 1 to 10000000 games"),
+        (["--resume"], "error: --resume needs --out FILE"),
+        (["--scheduler", "tcp://127.0.0.1:1"], "error: --scheduler is for --backend dask"),
+    ],
+)  # fmt: skip
+def test_bad_simulate_options_are_clear_errors(argv: list[str], message: str, capsys: Capsys) -> None:
+    code, out, err = run(capsys, "simulate", "--games", "1", "--quiet", *argv)
+    assert code == 1
+    assert out == ""
+    assert err.startswith(message)
+
+
+def test_a_pack_without_an_evaluation_names_the_key(tmp_path: Path, capsys: Capsys) -> None:
+    pack = tmp_path / "micro"
+    shutil.copytree(ROOT / "expansions" / "microcosm", pack)
+    rules = pack / "rules.yaml"
+    text = rules.read_text()
+    rules.write_text(text[: text.index("\nevaluation:")] + text[text.index("\nstatistics:") :])
+    code, out, err = run(capsys, "simulate", "--pack", str(pack), "--games", "1", "--quiet", "--bots", "greedy")
+    assert code == 1
+    assert err.startswith("error: bot 'greedy' needs the pack key 'evaluation:'")
+    assert "has none" in err
+    # random bots need no evaluation
+    assert run(capsys, "simulate", "--pack", str(pack), "--games", "1", "--quiet")[0] == 0
+
+
+def test_a_game_that_fails_names_its_seed_and_writes_a_replay(tmp_path: Path, capsys: Capsys) -> None:
+    pack = tmp_path / "broken"
+    shutil.copytree(ROOT / "expansions" / "microcosm", pack)
+    rules = pack / "rules.yaml"
+    text = rules.read_text()
+    # drawing from the deck now runs forever: the engine stops it with a RulesLoopError
+    old = "    move the top card of the domain-deck to your hand\n  take-an-action:"
+    assert old in text
+    rules.write_text(text.replace(old, "    repeat 100000 times: nothing\n  take-an-action:"))
+    out = tmp_path / "r.jsonl"
+    code, _, err = run(capsys, "simulate", "--pack", str(pack), "--games", "3", "--quiet", "--out", str(out))
+    assert code == 1
+    assert "game seed 1 failed after" in err and "RulesLoopError" in err
+    replay = tmp_path / "failed-game-seed-1.yaml"
+    assert f"replay it: rules-dsl scenario {replay}" in err
+    report = run_scenario_file(replay)
+    assert not report.ok
+    # every logged decision replays; the failure is reproduced on the step after the last
+    assert all(c.ok for c in report.checks[:-1])
+    assert "ran 20000 steps without a decision" in report.checks[-1].detail
+
+
+@pytest.mark.parametrize("bot", ["greedy", "ismcts"])
+def test_bots_play_legal_reproducible_games(bot: str) -> None:
+    engine = Engine.for_pack("microcosm")
+
+    def game(seed: int) -> list[str]:
+        bots = [make_bot(bot, engine, seed * 10 + seat, "8") for seat in range(2)]
+        st = engine.new_game(2, seed)
+        while st.pending is not None:
+            option = bots[st.pending.player].choose(Turn(engine, st))
+            assert option in st.pending.options
+            engine.apply(st, option)
+        assert st.over
+        return st.log
+
+    assert game(3) == game(3)
+    assert game(3) != game(4)
