@@ -35,12 +35,12 @@ class GreedyBot:
         best_value = 0
         for option in turn.options:
             st = world.clone()
-            self.engine.apply(st, option)
+            self.engine.apply_fast(st, option)
             for _ in range(self.follow_ups):
                 d = st.pending
                 if d is None or d.player != me:
                     break
-                self.engine.apply(st, self._best(st, d.options, me)[0])
+                self.engine.apply_fast(st, self._best(st, d.options, me)[0])
             v = self.leads(st)[me]
             if not best or v > best_value:
                 best, best_value = [option], v
@@ -53,7 +53,7 @@ class GreedyBot:
         best, best_value = options[0], 0
         for i, option in enumerate(options):
             st = world.clone()
-            self.engine.apply(st, option)
+            self.engine.apply_fast(st, option)
             v = self.leads(st)[me]
             if i == 0 or v > best_value:
                 best, best_value = option, v

@@ -64,7 +64,7 @@ class ISMCTSBot:
         return max(turn.options, key=lambda o: root.children[o].visits if o in root.children else -1)
 
     def _iterate(self, root: _Node, st: GameState) -> None:
-        apply = self.engine.apply
+        apply = self.engine.apply_fast  # on a throw-away copy: no undo needed
         rng = self.rng
         path: list[tuple[_Node, int]] = []  # node, seat that chose the option leading to it
         node = root
