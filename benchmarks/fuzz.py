@@ -21,8 +21,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from rules_dsl.simulate import Progress
 from rules_dsl.testing import card_texts, mutated_texts, words_of
 from rules_dsl.testing.fuzz import CardTextFuzzer
 
@@ -45,7 +45,11 @@ def main() -> int:
 
     fuzzer = CardTextFuzzer(args.pack, args.card, args.games, 2, args.decisions, args.timeout)
     texts = st.one_of(card_texts(words_of(fuzzer.rules, fuzzer.texts)), mutated_texts(fuzzer.texts))
-    bar = Progress(args.texts, "fuzzing", not args.quiet)
+    bar = Progress(
+        TextColumn("fuzzing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), disable=args.quiet
+    )
+    task = bar.add_task("fuzzing", total=args.texts)
+    done = 0
     start = time.perf_counter()
 
     @settings(
@@ -59,13 +63,15 @@ def main() -> int:
     @given(st.data())
     def fuzz(data: st.DataObject) -> None:
         text = data.draw(texts)
-        result = fuzzer.run(text, seed=bar.done)
+        nonlocal done
+        result = fuzzer.run(text, seed=done)
         if result.outcome in ("crash", "hang"):
             with out.open("a", encoding="utf-8") as fh:  # as found: a long run may be stopped
                 fh.write(f"=== {result.outcome}\n{text}\n---\n{result.detail}\n")
-        bar.step()
-        if bar.done % args.report_every == 0:
-            print(f"after {bar.done} texts ({time.perf_counter() - start:.0f} s): {counts()}", flush=True)
+        done += 1
+        bar.advance(task)
+        if done % args.report_every == 0:
+            bar.console.print(f"after {done} texts ({time.perf_counter() - start:.0f} s): {counts()}", flush=True)
 
     def counts() -> str:
         c = fuzzer.counts
@@ -79,7 +85,8 @@ def main() -> int:
         # hypothesis draws from its own random stream; seed it for a repeatable run
         from hypothesis import seed as hypothesis_seed
 
-        hypothesis_seed(args.seed)(fuzz)()
+        with bar:
+            hypothesis_seed(args.seed)(fuzz)()
     seconds = time.perf_counter() - start
     c = fuzzer.counts
     total = sum(c[o] for o in ("accepted", "rejected", "crash", "hang"))
