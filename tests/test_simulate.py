@@ -7,23 +7,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_cli import Capsys, run
 
 from rules_dsl import results
 from rules_dsl.bots import Turn, make_bot
-from rules_dsl.cli import main
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.scenario import run_scenario_file
 from rules_dsl.simulate import Batch, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
-Capsys = pytest.CaptureFixture[str]
-
-
-def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def test_json_summary_matches_the_games(engine: Engine, capsys: Capsys) -> None:
