@@ -71,7 +71,7 @@ def main() -> int:
         done += 1
         bar.advance(task)
         if done % args.report_every == 0:
-            bar.console.print(f"after {done} texts ({time.perf_counter() - start:.0f} s): {counts()}", flush=True)
+            bar.console.print(f"after {done} texts ({time.perf_counter() - start:.0f} s): {counts()}")
 
     def counts() -> str:
         c = fuzzer.counts
