@@ -8,7 +8,7 @@ Each entry has a `name` and one claim, written in the condition or expression la
 - `never-decreases: EXPRESSION` / `never-increases: EXPRESSION`: it only goes one way.
 
 An expression claim may add `plus-each-player: EXPRESSION`, worked out for each player as
-"you" and added to the value (influence held by every player plus the supply). The main
+"you" and added to the value (coins held by every player plus the bank). The main
 expression is worked out with "you" = player 1. Packs add invariants; a later pack's
 invariant with the same name replaces the earlier one.
 """
