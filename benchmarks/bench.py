@@ -4,6 +4,7 @@
     python3 benchmarks/bench.py --compare 9917db9     # the same on 9917db9 and here, alternately, with ratios
     python3 benchmarks/bench.py --only clone,json     # some figures
     python3 benchmarks/bench.py --profile playouts    # cProfile of one measurement (working tree)
+    python3 benchmarks/bench.py --throughput --pack microcosm --players 2   # games/s of any pack
 
 Every measurement runs in a fresh process (`--worker NAME`), so one cannot warm or
 slow another. With `--compare REV` the other revision is checked out in a temporary git
@@ -363,6 +364,23 @@ def print_table(
         print("ratio: how many times faster (or smaller) the working tree is than " + rev)
 
 
+def throughput(pack: str, counts: list[int], games: int, variants: list[str] | None) -> None:
+    """games/s, decisions/s and decisions/game of any pack, in this process (working tree)."""
+    from rules_dsl.engine import Engine
+
+    engine = Engine.for_pack(pack)
+    print(f"pack: {engine.rules.name} ({', '.join(engine.rules.packs)}); one process, random bots, apply_fast")
+    print(f"{'players':>7} {'games':>6} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
+    for players in counts:
+        _play(engine, players, range(10**6, 10**6 + 20), variants)  # warm-up
+        start = time.perf_counter()
+        decisions = _play(engine, players, range(1, games + 1), variants)
+        seconds = time.perf_counter() - start
+        print(
+            f"{players:>7} {games:>6} {games / seconds:>9.1f} {decisions / seconds:>12.0f} {decisions / games:>15.1f}"
+        )
+
+
 def profile(name: str, scale: float) -> None:
     import cProfile
     import pstats
@@ -382,6 +400,11 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="more (2) or fewer (0.25) games and repetitions")
     parser.add_argument("--profile", metavar="NAME", help="cProfile one measurement in this process")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--throughput", action="store_true", help="only games/s of --pack, --players, --variant")
+    parser.add_argument("--pack", default="base", help="with --throughput (default: base)")
+    parser.add_argument("--players", type=int, action="append", help="with --throughput (default: 2 and 4)")
+    parser.add_argument("--games", type=int, default=1000, help="with --throughput (default: 1000)")
+    parser.add_argument("--variant", action="append", help="with --throughput: a variant; repeat for several")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -390,6 +413,10 @@ def main() -> None:
         return
     if args.profile:
         profile(args.profile, args.scale)
+        return
+    if args.throughput:
+        print(f"machine: {machine()}")
+        throughput(args.pack, args.players or [2, 4], args.games, args.variant)
         return
     names = [n.strip() for n in (args.only or ",".join(MEASUREMENTS)).split(",") if n.strip()]
     unknown = [n for n in names if n not in MEASUREMENTS]
