@@ -46,6 +46,36 @@ def _strict_list_factory(cl: Any, converter: cattrs.Converter) -> Any:
 _converter.register_structure_hook_factory(lambda cl: getattr(cl, "__origin__", None) is list, _strict_list_factory)
 
 
+def _strict_tuple_factory(cl: Any, converter: cattrs.Converter) -> Any:
+    """`tuple[X, ...]` (what a card holds) from a JSON array only, item by item as lists."""
+    from cattrs.cols import homogenous_tuple_structure_factory
+
+    inner = homogenous_tuple_structure_factory(cl, converter)
+
+    def structure(value: Any, kind: Any) -> Any:
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list, got {type(value).__name__} {value!r}")
+        return inner(value, kind)
+
+    return structure
+
+
+_converter.register_structure_hook_factory(lambda cl: getattr(cl, "__origin__", None) is tuple, _strict_tuple_factory)
+# tuples are JSON arrays: unstructured as lists, so the data equals what JSON gives back
+_converter.register_unstructure_hook_factory(
+    lambda cl: getattr(cl, "__origin__", None) is tuple, lambda cl: lambda value: list(value)
+)
+
+
+def _format(exc: BaseException, kind: Any) -> str:
+    """cattrs' message, naming a JSON array a list whatever the field holds it as."""
+    from cattrs.v import format_exception
+
+    if kind is tuple or getattr(kind, "__origin__", None) is tuple:
+        kind = list
+    return format_exception(exc, kind)
+
+
 def to_data(st: GameState) -> dict[str, Any]:
     return _converter.unstructure(st)  # type: ignore[no-any-return]
 
@@ -56,7 +86,7 @@ def from_data(data: Any) -> GameState:
     try:
         return _converter.structure(data, GameState)
     except cattrs.BaseValidationError as exc:
-        details = "; ".join(cattrs.transform_error(exc, path="state"))
+        details = "; ".join(cattrs.transform_error(exc, path="state", format_exception=_format))
         raise StateFormatError(f"not a valid game state: {details}") from None
     except (TypeError, ValueError, KeyError) as exc:
         raise StateFormatError(f"not a valid game state: {exc}") from None

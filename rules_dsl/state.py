@@ -14,15 +14,26 @@ import attrs
 
 @attrs.define(slots=True, eq=True)
 class CardState:
-    """One physical card: its type, where it is, which way up, what it holds."""
+    """One physical card: its type, where it is, which way up, what it holds.
+
+    What a card holds is a tuple, replaced (never changed in place) when it changes: most
+    cards hold nothing, and the empty tuple is one shared object, so a copy of the state
+    shares them all (`GameState.clone` copies no list per card, and a state takes a third
+    of the memory four empty lists per card took). In JSON they are arrays, as before."""
 
     type: int  # index into Rules.cards
     loc: str  # zone key such as "hand.0" or "draw-pile"; "^7" when tucked under card 7
     up: bool = True
-    under: list[int] = attrs.Factory(list)  # cards tucked under this one
-    tokens: list[str] = attrs.Factory(list)  # token kinds placed on this card
-    marks: list[str] = attrs.Factory(list)  # names set by "mark it as ..." until cleared
-    seen: list[int] = attrs.Factory(list)  # players who peeked at it while it was hidden
+    under: tuple[int, ...] = ()  # cards tucked under this one, bottom to top
+    tokens: tuple[str, ...] = ()  # token kinds placed on this card
+    marks: tuple[str, ...] = ()  # names set by "mark it as ..." until cleared
+    seen: tuple[int, ...] = ()  # players who peeked at it while it was hidden
+
+
+def without(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
+    """`items` without the first `item` (ValueError if it is not there), as `list.remove`."""
+    i = items.index(item)
+    return items[:i] + items[i + 1 :]
 
 
 @attrs.define(slots=True, eq=True)
@@ -116,10 +127,10 @@ class GameState:
             d.type = c.type
             d.loc = c.loc
             d.up = c.up
-            d.under = c.under.copy()
-            d.tokens = c.tokens.copy()
-            d.marks = c.marks.copy()
-            d.seen = c.seen.copy()
+            d.under = c.under  # tuples: shared, see CardState
+            d.tokens = c.tokens
+            d.marks = c.marks
+            d.seen = c.seen
             append(d)
         frames: list[Frame] = []
         for f in self.frames:
