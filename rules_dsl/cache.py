@@ -33,6 +33,9 @@ FORMAT = b"rules-dsl compiled rules 1\n"
 # A folder bigger than this is not a pack anyone plays often: compile it, do not hash it.
 MAX_FILES = 2_000
 MAX_BYTES = 50_000_000
+# Entries kept: every edit of the engine's source (in a checkout) starts new ones, so the
+# oldest go when a write makes more than this (about 100 KB each).
+MAX_ENTRIES = 64
 _SKIP = {"__pycache__", ".git", ".hypothesis", ".pytest_cache"}
 
 
@@ -158,5 +161,12 @@ def _write(entry: Path, key: str, rules: Rules) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        _prune(entry.parent)
     except (OSError, pickle.PicklingError, RecursionError):
         pass
+
+
+def _prune(folder: Path) -> None:
+    entries = sorted(folder.glob("*.rules"), key=lambda p: p.stat().st_mtime_ns)
+    for old in entries[: max(0, len(entries) - MAX_ENTRIES)]:
+        old.unlink(missing_ok=True)

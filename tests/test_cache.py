@@ -157,3 +157,16 @@ def test_rules_from_the_cache_play_the_same_games(
         assert log_a == log_b
         assert serialize.to_json(a) == serialize.to_json(b)
         assert compiled.observe(a, 0) == cached.observe(b, 0)
+
+
+
+def test_the_oldest_entries_go(cache_dir: Path, pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
+    kept = []
+    for i in range(4):
+        monkeypatch.setattr(cache, "_ENGINE", f"engine {i}")  # as after an edit of the engine
+        Engine.load([str(pack)])
+        entry = cache._entry(cache_dir, [str(pack)])
+        os.utime(entry, ns=(i * 10**9, i * 10**9))
+        kept.append(entry)
+    assert sorted(cache_dir.glob("*.rules")) == sorted(kept[2:])
