@@ -20,7 +20,7 @@ What each line measures:
              `Engine.from_json` (checked load: fields checked and the log replayed)
   load       import + load + compile every built-in pack in a fresh process
              (with the compiled-rules cache warm, and with it off, where the revision has one)
-  simulate   `simulate` (4p full game, random bots): games/s with 2 processes / with 1
+  simulate   `simulate` (4p full game, random bots, 100 games): games/s with 2 processes / with 1
   memory     one 4p mid-game state: bytes that `clone()` allocates (a copy shares the
              immutable strings and numbers), and the deep size of everything it reaches
 """
@@ -186,7 +186,7 @@ def measure_simulate(scale: float) -> dict[str, Any]:
     from rules_dsl.simulate import Batch, simulate
 
     batch = Batch(tuple(pack_paths("base")), "base", 4, None, ("random",) * 4)
-    seeds = list(range(1, max(4, int(40 * scale)) + 1))
+    seeds = list(range(1, max(4, int(100 * scale)) + 1))
     out: dict[str, Any] = {}
     for processes in (1, 2):
         records, seconds = simulate(batch, seeds, processes, progress=False)
