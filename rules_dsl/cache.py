@@ -48,7 +48,12 @@ def cache_dir() -> Path | None:
         return Path(given)
     if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
         return Path(os.environ["LOCALAPPDATA"]) / "rules-dsl" / "cache"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # no home folder (a bare service account): no cache
+            return None
     return Path(base) / "rules-dsl"
 
 
