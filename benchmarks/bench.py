@@ -20,7 +20,8 @@ What each line measures:
              `Engine.from_json` (checked load: fields checked and the log replayed)
   load       import + load + compile every built-in pack in a fresh process
              (with the compiled-rules cache warm, and with it off, where the revision has one)
-  simulate   `simulate` (4p full game, random bots, 100 games): games/s with 2 processes / with 1
+  simulate   `simulate` (4p full game, random bots, 100 games): games/s with 2 processes / with 1,
+             and the same from CPU time (what it would be with two free cores)
   memory     one 4p mid-game state: bytes that `clone()` allocates (a copy shares the
              immutable strings and numbers), and the deep size of everything it reaches
 """
@@ -188,12 +189,27 @@ def measure_simulate(scale: float) -> dict[str, Any]:
     batch = Batch(tuple(pack_paths("base")), "base", 4, None, ("random",) * 4)
     seeds = list(range(1, max(4, int(100 * scale)) + 1))
     out: dict[str, Any] = {}
+    simulate(batch, [10**6], 1, progress=False)  # warm-up: loads the engine, which the pool's workers inherit
     for processes in (1, 2):
+        cpu = _cpu_seconds()
         records, seconds = simulate(batch, seeds, processes, progress=False)
+        cpu = _cpu_seconds() - cpu
         assert all("error" not in r for r in records)
         out[f"p{processes}_games_per_s"] = len(seeds) / seconds
+        out[f"p{processes}_cpu_ms_per_game"] = cpu / len(seeds) * 1e3
     out["speedup"] = out["p2_games_per_s"] / out["p1_games_per_s"]
+    # what the speed-up would be with two free cores: 2 x the CPU a game takes alone over
+    # what it takes in the pool (pool start-up, passing seeds and results), whatever else runs
+    out["speedup_free_cores"] = 2 * out["p1_cpu_ms_per_game"] / out["p2_cpu_ms_per_game"]
     return out
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the pool's workers)."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _deep_size(obj: Any) -> int:
@@ -270,7 +286,7 @@ def best(results: list[dict[str, Any]]) -> dict[str, Any]:
         if not isinstance(value, int | float) or isinstance(value, bool):
             continue
         values = [r[key] for r in results]
-        out[key] = max(values) if key.endswith(("per_s", "speedup")) else min(values)
+        out[key] = max(values) if key.endswith(("per_s", "speedup", "free_cores")) else min(values)
     return out
 
 
@@ -315,6 +331,9 @@ LINES: dict[str, list[tuple[str, str, str, str]]] = {
         ("simulate 4p, 1 process", "p1_games_per_s", "games/s", ""),
         ("simulate 4p, 2 processes", "p2_games_per_s", "games/s", ""),
         ("simulate --processes 2 vs 1", "speedup", "x", ">= 1.8x"),
+        ("  CPU per game, 1 process", "p1_cpu_ms_per_game", "ms", ""),
+        ("  CPU per game, 2 processes (workers too)", "p2_cpu_ms_per_game", "ms", ""),
+        ("  2 vs 1 with two free cores (estimated from CPU)", "speedup_free_cores", "x", ">= 1.8x"),
     ],
     "memory": [
         ("memory of a 4p mid-game state: clone() allocates", "clone_bytes", "bytes", "halve if > 50 KB"),
@@ -353,7 +372,8 @@ def print_table(
             ratio = ""
             if isinstance(before, int | float) and isinstance(now, int | float) and before and now:
                 # "x faster": more per second is better, less time or memory is better
-                ratio = f"{now / before:.2f}x" if key.endswith(("per_s", "speedup")) else f"{before / now:.2f}x"
+                better_high = key.endswith(("per_s", "speedup", "free_cores"))
+                ratio = f"{now / before:.2f}x" if better_high else f"{before / now:.2f}x"
             rows.append([what, unit, fmt(before), fmt(now), ratio, target])
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for i, row in enumerate([header, *rows]):
