@@ -118,7 +118,8 @@ class GameState:
         `apply`'s undo. Objects are made with `object.__new__` and their slots set directly:
         about a third cheaper than calling the attrs `__init__` 180 times (no defaults, no
         keyword handling). Strings, numbers and the never-changed `packs`/`variants`/`params`
-        are shared; every list and dict that play changes is copied."""
+        are shared; every list and dict that play changes is copied. A new field of these
+        classes must be set here too (tests/test_properties.py compares clones field by field)."""
         new = object.__new__
         cards: list[CardState] = []
         append = cards.append
