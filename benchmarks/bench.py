@@ -1,23 +1,51 @@
-"""Throughput of random-bot games on one core: games/s, decisions/s, decisions per game.
+"""The speed figures of issue 10, one line per target, optionally against another revision.
 
-    python3 benchmarks/bench.py                    # base pack, 2 and 4 players
-    python3 benchmarks/bench.py --players 2 --games 2000 --profile
+    python3 benchmarks/bench.py                       # every figure, on the working tree
+    python3 benchmarks/bench.py --compare 9917db9     # the same on 9917db9 and here, alternately, with ratios
+    python3 benchmarks/bench.py --only clone,json     # some figures
+    python3 benchmarks/bench.py --profile playouts    # cProfile of one measurement (working tree)
+    python3 benchmarks/bench.py --throughput --pack microcosm --players 2   # games/s of any pack
 
-Figures depend on the machine; the header says which one. Compare runs on the same
-machine, as ratios. This is not a test: nothing here can fail.
+Every measurement runs in a fresh process (`--worker NAME`), so one cannot warm or
+slow another. With `--compare REV` the other revision is checked out in a temporary git
+worktree and imported from there (its own `rules_dsl` and its own pack files); the two
+sides run alternately, `--rounds` times each, and the best round of each side counts, so
+a noisy machine slows both the same way. Figures depend on the machine (the header says
+which); compare ratios. This is not a test: nothing here can fail.
+
+What each line measures:
+  playouts   random bots, `apply_fast` (the batch path): Learning Game 2p, full game 4p
+  clone      `state.clone()` of a 4-player mid-game state (the full game, seed 7, 250 decisions)
+  json       of that state: `to_json` + `from_json` (serialize, plain round trip), and
+             `Engine.from_json` (checked load: fields checked and the log replayed)
+  load       import + load + compile every built-in pack in a fresh process
+             (with the compiled-rules cache warm, and with it off, where the revision has one)
+  simulate   `simulate` (4p full game, random bots, 100 games): games/s with 2 processes / with 1,
+             and the same from CPU time (what it would be with two free cores)
+  memory     one 4p mid-game state: bytes that `clone()` allocates (a copy shares the
+             immutable strings and numbers), and the deep size of everything it reaches
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
+import importlib.abc
+import importlib.machinery
+import json
 import os
 import platform
-import pstats
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
-from rules_dsl.bots.random_bot import RandomBot
-from rules_dsl.engine import Engine, pack_paths
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+MEASUREMENTS = ("playouts", "clone", "json", "load", "simulate", "memory")
+MID_SEED, MID_DECISIONS = 7, 250
 
 
 def machine() -> str:
@@ -33,45 +61,426 @@ def machine() -> str:
     return f"{cpu}; {os.cpu_count()} cores; Python {platform.python_version()} ({platform.python_implementation()})"
 
 
-def bench(engine: Engine, players: int, games: int, seed: int, variants: list[str] | None) -> tuple[float, int]:
+# ---- running against a tree -------------------------------------------------------
+class _PackFinder(importlib.abc.MetaPathFinder):
+    """The built-in packs' entry points name `rules_dsl.cards` and `rules_dsl.expansions.*`,
+    which the editable install maps to the working tree: map them to `tree` instead."""
+
+    def __init__(self, tree: Path) -> None:
+        self.places = {"rules_dsl.cards": tree / "cards", "rules_dsl.expansions": tree / "expansions"}
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        for name, folder in self.places.items():
+            if fullname == name or fullname.startswith(name + "."):
+                place = folder.joinpath(*fullname[len(name) :].split(".")[1:])
+                if not place.is_dir():
+                    return None
+                spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)
+                spec.submodule_search_locations = [str(place)]
+                return spec
+        return None
+
+
+def use_tree(tree: Path) -> None:
+    """Import `rules_dsl` (and its packs) from `tree`: call before the first import."""
+    sys.path.insert(0, str(tree))
+    sys.meta_path.insert(0, _PackFinder(tree))
+
+
+def builtin_pack_folders() -> dict[str, list[str]]:
+    from rules_dsl.engine import builtin_packs
+
+    return {pack: [str(p) for p in paths] for pack, paths in builtin_packs().items()}
+
+
+# ---- the measurements (each in its own process) ------------------------------------
+def _play(engine: Any, players: int, seeds: range, variants: list[str] | None) -> int:
+    from rules_dsl.bots.random_bot import RandomBot
+
     decisions = 0
-    start = time.perf_counter()
-    for g in range(games):
-        st = engine.new_game(players, seed + g, variants)
-        bot = RandomBot(seed + g)
+    for seed in seeds:
+        st = engine.new_game(players, seed, variants)
+        bot = RandomBot(seed)
         while st.pending is not None:
-            engine.apply_fast(st, bot.choose(st.pending))  # the batch path, as simulate uses
+            engine.apply_fast(st, bot.choose(st.pending))
             decisions += 1
-    return time.perf_counter() - start, decisions
+    return decisions
+
+
+def mid_game(engine: Any) -> Any:
+    """The 4-player full game, seed 7, after 250 random decisions (about half a game)."""
+    from rules_dsl.bots.random_bot import RandomBot
+
+    st = engine.new_game(4, MID_SEED)
+    bot = RandomBot(MID_SEED)
+    for _ in range(MID_DECISIONS):
+        engine.apply_fast(st, bot.choose(st.pending))
+    return st
+
+
+def _best(fn: Any, number: int, repeat: int = 5) -> float:
+    """Seconds per call, the best of `repeat` runs of `number` calls."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, time.perf_counter() - start)
+    return best / number
+
+
+def measure_playouts(scale: float) -> dict[str, Any]:
+    from rules_dsl.engine import Engine
+
+    engine = Engine.for_pack("base")
+    out: dict[str, Any] = {}
+    for key, players, variants, games in (("learning_2p", 2, ["learning"], 400), ("full_4p", 4, None, 40)):
+        n = max(2, int(games * scale))
+        _play(engine, players, range(10**6, 10**6 + max(1, n // 10)), variants)  # warm-up
+        start = time.perf_counter()
+        decisions = _play(engine, players, range(1, n + 1), variants)
+        seconds = time.perf_counter() - start
+        out[f"{key}_games_per_s"] = n / seconds
+        out[f"{key}_decisions_per_s"] = decisions / seconds
+    return out
+
+
+def measure_clone(scale: float) -> dict[str, Any]:
+    from rules_dsl.engine import Engine
+
+    st = mid_game(Engine.for_pack("base"))
+    return {"clone_us": _best(st.clone, max(100, int(2000 * scale))) * 1e6}
+
+
+def measure_json(scale: float) -> dict[str, Any]:
+    from rules_dsl import serialize
+    from rules_dsl.engine import Engine
+
+    engine = Engine.for_pack("base")
+    st = mid_game(engine)
+    text = serialize.to_json(st)
+    n = max(20, int(200 * scale))
+    return {
+        "to_json_ms": _best(lambda: serialize.to_json(st), n) * 1e3,
+        "from_json_ms": _best(lambda: serialize.from_json(text), n) * 1e3,
+        "round_trip_ms": _best(lambda: serialize.from_json(serialize.to_json(st)), n) * 1e3,
+        "checked_load_ms": _best(lambda: engine.from_json(text), max(5, n // 10)) * 1e3,
+        "json_bytes": len(text),
+    }
+
+
+def measure_load(scale: float) -> dict[str, Any]:
+    """Runs first thing in a fresh process: the clock starts before rules_dsl is imported."""
+    start = time.perf_counter()
+    from rules_dsl.engine import Engine
+
+    imported = time.perf_counter()
+    packs = builtin_pack_folders()
+    for paths in packs.values():
+        Engine.load(paths)
+    done = time.perf_counter()
+    return {"import_s": imported - start, "load_s": done - start, "packs": sorted(packs)}
+
+
+def measure_simulate(scale: float) -> dict[str, Any]:
+    from rules_dsl.engine import pack_paths
+    from rules_dsl.simulate import Batch, simulate
+
+    batch = Batch(tuple(pack_paths("base")), "base", 4, None, ("random",) * 4)
+    seeds = list(range(1, max(4, int(100 * scale)) + 1))
+    out: dict[str, Any] = {}
+    simulate(batch, [10**6], 1, progress=False)  # warm-up: loads the engine, which the pool's workers inherit
+    for processes in (1, 2):
+        cpu = _cpu_seconds()
+        records, seconds = simulate(batch, seeds, processes, progress=False)
+        cpu = _cpu_seconds() - cpu
+        assert all("error" not in r for r in records)
+        out[f"p{processes}_games_per_s"] = len(seeds) / seconds
+        out[f"p{processes}_cpu_ms_per_game"] = cpu / len(seeds) * 1e3
+    out["speedup"] = out["p2_games_per_s"] / out["p1_games_per_s"]
+    # what the speed-up would be with two free cores: 2 x the CPU a game takes alone over
+    # what it takes in the pool (pool start-up, passing seeds and results), whatever else runs
+    out["speedup_free_cores"] = 2 * out["p1_cpu_ms_per_game"] / out["p2_cpu_ms_per_game"]
+    return out
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the pool's workers)."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _deep_size(obj: Any) -> int:
+    seen: set[int] = set()
+    stack = [obj]
+    total = 0
+    while stack:
+        o = stack.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        total += sys.getsizeof(o)
+        if isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, list | tuple | set):
+            stack.extend(o)
+        elif hasattr(o, "__slots__"):
+            stack.extend(getattr(o, s) for s in type(o).__slots__ if s != "__weakref__" and hasattr(o, s))
+    return total
+
+
+def measure_memory(scale: float) -> dict[str, Any]:
+    import tracemalloc
+
+    from rules_dsl.engine import Engine
+
+    st = mid_game(Engine.for_pack("base"))
+    tracemalloc.start()
+    copy = st.clone()
+    allocated, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del copy
+    return {"clone_bytes": allocated, "deep_bytes": _deep_size(st)}
+
+
+WORKERS = {
+    "playouts": measure_playouts,
+    "clone": measure_clone,
+    "json": measure_json,
+    "load": measure_load,
+    "simulate": measure_simulate,
+    "memory": measure_memory,
+}
+
+
+def worker(name: str, tree: str | None, scale: float) -> None:
+    if tree:
+        use_tree(Path(tree))
+    print(json.dumps(WORKERS[name](scale)))
+
+
+# ---- the parent: run workers, alternate, print -------------------------------------
+def run(name: str, tree: Path | None, scale: float, env: dict[str, str] | None = None) -> dict[str, Any]:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", name, "--scale", str(scale)]
+    if tree is not None:
+        cmd += ["--tree", str(tree)]
+    start = time.perf_counter()
+    done = subprocess.run(
+        cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=tempfile.gettempdir()
+    )
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{name} on {tree or 'the working tree'} failed:\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["process_s"] = wall
+    return result
+
+
+def best(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per figure, the best of the rounds (most per second, least time); others from the first."""
+    out = dict(results[0])
+    for key, value in results[0].items():
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        values = [r[key] for r in results]
+        out[key] = max(values) if key.endswith(("per_s", "speedup", "free_cores")) else min(values)
+    return out
+
+
+def has_cache(tree: Path | None) -> bool:
+    return ((tree or ROOT) / "rules_dsl" / "cache.py").is_file()
+
+
+def measure(name: str, tree: Path | None, scale: float, cache_dir: str) -> dict[str, Any]:
+    """One round of a measurement; `load` twice where the tree has a compiled-rules cache."""
+    if name != "load":
+        return run(name, tree, scale)
+    env = {"RULES_DSL_CACHE_DIR": cache_dir}
+    if not has_cache(tree):
+        return run(name, tree, scale, env)
+    run(name, tree, scale, env)  # fills the cache
+    warm = run(name, tree, scale, env)
+    cold = run(name, tree, scale, {**env, "RULES_DSL_NO_CACHE": "1"})
+    warm["uncached_load_s"] = cold["load_s"]
+    warm["uncached_process_s"] = cold["process_s"]
+    return warm
+
+
+# what | key | unit | format | target (text)
+LINES: dict[str, list[tuple[str, str, str, str]]] = {
+    "playouts": [
+        ("random playouts, Learning 2p", "learning_2p_games_per_s", "games/s", ">= 3x"),
+        ("random playouts, full game 4p", "full_4p_games_per_s", "games/s", ">= 3x"),
+    ],
+    "clone": [("state.clone(), 4p mid-game", "clone_us", "us", "<= 1/20")],
+    "json": [
+        ("to_json + from_json (plain round trip)", "round_trip_ms", "ms", "<= 1 ms"),
+        ("  to_json", "to_json_ms", "ms", ""),
+        ("  from_json", "from_json_ms", "ms", ""),
+        ("Engine.from_json (checked load, replays the log)", "checked_load_ms", "ms", ""),
+    ],
+    "load": [
+        ("import + load + compile all built-in packs", "load_s", "s", "<= 0.3 s"),
+        ("  the same, whole process (python startup too)", "process_s", "s", ""),
+        ("  with the compiled-rules cache off", "uncached_load_s", "s", ""),
+    ],
+    "simulate": [
+        ("simulate 4p, 1 process", "p1_games_per_s", "games/s", ""),
+        ("simulate 4p, 2 processes", "p2_games_per_s", "games/s", ""),
+        ("simulate --processes 2 vs 1", "speedup", "x", ">= 1.8x"),
+        ("  CPU per game, 1 process", "p1_cpu_ms_per_game", "ms", ""),
+        ("  CPU per game, 2 processes (workers too)", "p2_cpu_ms_per_game", "ms", ""),
+        ("  2 vs 1 with two free cores (estimated from CPU)", "speedup_free_cores", "x", ">= 1.8x"),
+    ],
+    "memory": [
+        ("memory of a 4p mid-game state: clone() allocates", "clone_bytes", "bytes", "halve if > 50 KB"),
+        ("  deep size (shared strings counted too)", "deep_bytes", "bytes", ""),
+    ],
+}
+
+
+def fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:.4g}" if value < 100 else f"{value:,.0f}"
+
+
+def print_table(
+    names: list[str], mine: dict[str, dict[str, Any]], other: dict[str, dict[str, Any]] | None, rev: str
+) -> None:
+    rows = []
+    header = [
+        "what",
+        "unit",
+        *([rev] if other is not None else []),
+        "working tree",
+        *(["ratio"] if other else []),
+        "target",
+    ]
+    for name in names:
+        for what, key, unit, target in LINES[name]:
+            now = mine[name].get(key)
+            if other is None:
+                rows.append([what, unit, fmt(now), target])
+                continue
+            before = other[name].get(key)
+            ratio = ""
+            if isinstance(before, int | float) and isinstance(now, int | float) and before and now:
+                # "x faster": more per second is better, less time or memory is better
+                better_high = key.endswith(("per_s", "speedup", "free_cores"))
+                ratio = f"{now / before:.2f}x" if better_high else f"{before / now:.2f}x"
+            rows.append([what, unit, fmt(before), fmt(now), ratio, target])
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for i, row in enumerate([header, *rows]):
+        print("  ".join(str(c).ljust(w) if j == 0 else str(c).rjust(w) for j, (c, w) in enumerate(zip(row, widths))))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    if other is not None:
+        print("ratio: how many times faster (or smaller) the working tree is than " + rev)
+
+
+def throughput(pack: str, counts: list[int], games: int, variants: list[str] | None) -> None:
+    """games/s, decisions/s and decisions/game of any pack, in this process (working tree)."""
+    from rules_dsl.engine import Engine
+
+    engine = Engine.for_pack(pack)
+    print(f"pack: {engine.rules.name} ({', '.join(engine.rules.packs)}); one process, random bots, apply_fast")
+    print(f"{'players':>7} {'games':>6} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
+    for players in counts:
+        _play(engine, players, range(10**6, 10**6 + 20), variants)  # warm-up
+        start = time.perf_counter()
+        decisions = _play(engine, players, range(1, games + 1), variants)
+        seconds = time.perf_counter() - start
+        print(
+            f"{players:>7} {games:>6} {games / seconds:>9.1f} {decisions / seconds:>12.0f} {decisions / games:>15.1f}"
+        )
+
+
+def profile(name: str, scale: float) -> None:
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    print(json.dumps(WORKERS[name](scale)))
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pack", default="base")
-    parser.add_argument("--players", type=int, action="append", help="player counts (default: 2 and 4)")
-    parser.add_argument("--games", type=int, default=1000, help="games per player count (default: 1000)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--variant", action="append")
-    parser.add_argument("--profile", action="store_true", help="print the 25 most expensive functions")
+    parser.add_argument("--only", help=f"comma-separated measurements: {','.join(MEASUREMENTS)} (default: all)")
+    parser.add_argument("--compare", metavar="REV", help="also measure this git revision, alternately, with ratios")
+    parser.add_argument("--rounds", type=int, default=0, help="rounds per side (default: 1, or 3 with --compare)")
+    parser.add_argument("--scale", type=float, default=1.0, help="more (2) or fewer (0.25) games and repetitions")
+    parser.add_argument("--profile", metavar="NAME", help="cProfile one measurement in this process")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--throughput", action="store_true", help="only games/s of --pack, --players, --variant")
+    parser.add_argument("--pack", default="base", help="with --throughput (default: base)")
+    parser.add_argument("--players", type=int, action="append", help="with --throughput (default: 2 and 4)")
+    parser.add_argument("--games", type=int, default=1000, help="with --throughput (default: 1000)")
+    parser.add_argument("--variant", action="append", help="with --throughput: a variant; repeat for several")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--tree", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    engine = Engine.load(pack_paths(args.pack))
-    print(f"machine: {machine()}")
-    print(f"pack: {engine.rules.name} ({', '.join(engine.rules.packs)}); one process, random bots")
-    print(f"{'players':>7} {'games':>6} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
-    for players in args.players or [2, 4]:
-        bench(engine, players, 20, args.seed + 10**6, args.variant)  # warm-up
-        profiler = cProfile.Profile() if args.profile else None
-        if profiler:
-            profiler.enable()
-        seconds, decisions = bench(engine, players, args.games, args.seed, args.variant)
-        if profiler:
-            profiler.disable()
-        print(
-            f"{players:>7} {args.games:>6} {args.games / seconds:>9.1f} {decisions / seconds:>12.0f} "
-            f"{decisions / args.games:>15.1f}"
-        )
-        if profiler:
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+    if args.worker:
+        worker(args.worker, args.tree, args.scale)
+        return
+    if args.profile:
+        profile(args.profile, args.scale)
+        return
+    if args.throughput:
+        print(f"machine: {machine()}")
+        throughput(args.pack, args.players or [2, 4], args.games, args.variant)
+        return
+    names = [n.strip() for n in (args.only or ",".join(MEASUREMENTS)).split(",") if n.strip()]
+    unknown = [n for n in names if n not in MEASUREMENTS]
+    if unknown:
+        parser.error(f"unknown measurement {unknown[0]!r}: choose from {', '.join(MEASUREMENTS)}")
+    rounds = args.rounds or (3 if args.compare else 1)
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}")
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain"], capture_output=True, text=True).stdout
+    print(f"working tree: {head.stdout.strip()}{' (with uncommitted changes)' if dirty.strip() else ''}")
+    tmp = Path(tempfile.mkdtemp(prefix="rules-dsl-bench-"))
+    other_tree: Path | None = None
+    try:
+        if args.compare:
+            other_tree = tmp / "tree"
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(other_tree), args.compare],
+                check=True,
+            )
+            print(f"compared with: {args.compare} (a temporary worktree, imported from there)")
+        print(f"rounds: {rounds} per side, the best counts; scale {args.scale}")
+        mine: dict[str, dict[str, Any]] = {}
+        other: dict[str, dict[str, Any]] = {}
+        for name in names:
+            mine_rounds, other_rounds = [], []
+            for _ in range(rounds):
+                if other_tree is not None:
+                    other_rounds.append(measure(name, other_tree, args.scale, str(tmp / "cache-other")))
+                mine_rounds.append(measure(name, None, args.scale, str(tmp / "cache")))
+            mine[name] = best(mine_rounds)
+            if other_tree is not None:
+                other[name] = best(other_rounds)
+            print(f"  {name} done", file=sys.stderr)
+        print()
+        print_table(names, mine, other if other_tree is not None else None, args.compare or "")
+        if "load" in mine:
+            print(f"packs loaded: {', '.join(mine['load']['packs'])}", end="")
+            print(f" (on {args.compare}: {', '.join(other['load']['packs'])})" if other_tree is not None else "")
+        if args.json:
+            print(json.dumps({"working_tree": mine, **({args.compare: other} if other_tree is not None else {})}))
+    finally:
+        if other_tree is not None:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other_tree)], check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rules_dsl import interpreter, observation, saved, serialize
-from rules_dsl.compiler import compile_packs
+from rules_dsl import cache, interpreter, observation, saved, serialize
 from rules_dsl.packs.installed import installed_packs, resolve, with_requirements
 from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
@@ -36,7 +35,9 @@ class Engine:
 
     @classmethod
     def load(cls, paths: Iterable[str]) -> Engine:
-        return cls(compile_packs(with_requirements(paths)))
+        """Compiled rules of these pack folders and the packs they require; from the cache
+        of compiled rules when it holds exactly these files (rules_dsl/cache.py)."""
+        return cls(cache.load_rules(with_requirements(paths)))
 
     @classmethod
     def for_pack(cls, pack: str) -> Engine:

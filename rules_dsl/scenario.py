@@ -293,8 +293,8 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         cs = st.cards[card]
         for c in cs.under:
             release(c)
-        cs.under.clear()
-        cs.tokens.clear()
+        cs.under = ()
+        cs.tokens = ()
         cs.loc = "?"
         pool.append(card)
 
@@ -327,12 +327,12 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         cs.up = entry.get("face", "up" if default_up else "down") == "up"
         for sub in card_entries(entry.get("under", []), f"cards under {entry['card']}"):
             u = place(sub, f"^{c}")
-            cs.under.append(u)
+            cs.under = (*cs.under, u)
             st.cards[u].loc = f"^{c}"
         tokens = entry.get("tokens", [])
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
             raise ScenarioError(f"tokens of {entry['card']} must be a list of token kinds")
-        cs.tokens = list(tokens)
+        cs.tokens = tuple(tokens)
         return c
 
     for key, entries in wanted.items():

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +16,13 @@ from hypothesis import settings
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 from rules_dsl.testing import play, seeded_chooser
+
+# The compiled-rules cache (rules_dsl/cache.py) of this test run: a fresh folder, removed
+# at exit, so tests neither read entries another run left nor leave any (set before any
+# pack is loaded, which reads it; subprocesses of the CLI tests inherit it).
+os.environ["RULES_DSL_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="rules-dsl-test-cache-")
+os.environ.pop("RULES_DSL_NO_CACHE", None)
+atexit.register(shutil.rmtree, _CACHE, True)
 
 # In CI the property tests draw the same examples every run, so a landing never depends on
 # luck; locally they explore new ones each run (and keep failures in .hypothesis/).

@@ -8,7 +8,7 @@ import attrs
 
 from rules_dsl import rng
 from rules_dsl.errors import RulesError, RulesLoopError
-from rules_dsl.state import Frame, GameState
+from rules_dsl.state import Frame, GameState, without
 
 if TYPE_CHECKING:
     from rules_dsl.rules import Rules
@@ -118,7 +118,8 @@ def detach(st: GameState, card: int) -> None:
     """Take a card out of its zone, or from under the card it is tucked under."""
     loc = st.cards[card].loc
     if loc[0] == "^":
-        st.cards[int(loc[1:])].under.remove(card)
+        host = st.cards[int(loc[1:])]
+        host.under = without(host.under, card)
     else:
         st.zones[loc].remove(card)
 
@@ -168,7 +169,7 @@ def refill(st: GameState, key: str) -> bool:
             recorder.moved(st, cs, key)
         cs.loc = key
         cs.up = False
-        cs.seen.clear()
+        cs.seen = ()
     st.rng = rng.shuffle(st.rng, cards)
     return True
 

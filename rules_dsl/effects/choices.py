@@ -13,7 +13,7 @@ import attrs
 from rules_dsl.effects.base import CURRENT, Effect, bind, check_depth, push, source_of
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, group_zones
-from rules_dsl.state import Decision, Frame, GameState
+from rules_dsl.state import Decision, Frame, GameState, without
 
 
 def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]:
@@ -224,7 +224,8 @@ class FillSlot(TokenChoice):
         return token_options(st, values)
 
     def _apply(self, st: GameState, card: int, kind: str) -> None:
-        st.cards[card].tokens.append(kind)
+        cs = st.cards[card]
+        cs.tokens = (*cs.tokens, kind)
 
 
 @attrs.frozen(eq=False)
@@ -248,7 +249,8 @@ class TakeToken(TokenChoice):
         return token_options(st, values)
 
     def _apply(self, st: GameState, card: int, kind: str) -> None:
-        st.cards[card].tokens.remove(kind)
+        cs = st.cards[card]
+        cs.tokens = without(cs.tokens, kind)
 
 
 @attrs.frozen(eq=False)

@@ -9,7 +9,7 @@ from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, t
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr
 from rules_dsl.errors import RulesError
-from rules_dsl.state import Frame, GameState
+from rules_dsl.state import Frame, GameState, without
 
 
 @attrs.frozen(eq=False)
@@ -115,7 +115,8 @@ class Tuck(Effect):
             return False
         cs = st.cards[card]
         detach(st, card)
-        st.cards[host].under.append(card)
+        hs = st.cards[host]
+        hs.under = (*hs.under, card)
         cs.loc = f"^{host}"
         cs.up = True
         return True
@@ -162,7 +163,7 @@ class Shuffle(Effect):
     def execute(self, st: GameState, fr: Frame) -> bool:
         cards = st.zones[self.zone.key(st, fr)]
         for c in cards:
-            st.cards[c].seen.clear()  # nobody knows where a card is after a shuffle
+            st.cards[c].seen = ()  # nobody knows where a card is after a shuffle
         st.rng = rng.shuffle(st.rng, cards)
         return True
 
@@ -223,11 +224,11 @@ class Mark(OnOneCard):
     on: bool
 
     def act(self, st: GameState, fr: Frame, card: int) -> None:
-        marks = st.cards[card].marks
-        if self.on and self.name not in marks:
-            marks.append(self.name)
-        elif not self.on and self.name in marks:
-            marks.remove(self.name)
+        cs = st.cards[card]
+        if self.on and self.name not in cs.marks:
+            cs.marks = (*cs.marks, self.name)
+        elif not self.on and self.name in cs.marks:
+            cs.marks = without(cs.marks, self.name)
 
 
 @attrs.frozen(eq=False)
@@ -240,7 +241,8 @@ class PutToken(OnOneCard):
     card_expr: CardExpr
 
     def act(self, st: GameState, fr: Frame, card: int) -> None:
-        st.cards[card].tokens.append(self.kind)
+        cs = st.cards[card]
+        cs.tokens = (*cs.tokens, self.kind)
 
 
 @attrs.frozen(eq=False)
@@ -290,7 +292,7 @@ class ClearMarks(Effect):
         name = self.name
         for cs in st.cards:
             if name in cs.marks:
-                cs.marks.remove(name)
+                cs.marks = without(cs.marks, name)
         return True
 
 
@@ -303,9 +305,9 @@ class Peek(OnOneCard):
     card_expr: CardExpr
 
     def act(self, st: GameState, fr: Frame, card: int) -> None:
-        seen = st.cards[card].seen
-        if fr.player not in seen:
-            seen.append(fr.player)
+        cs = st.cards[card]
+        if fr.player not in cs.seen:
+            cs.seen = (*cs.seen, fr.player)
 
 
 def card_available(st: GameState, fr: Frame, expr: CardExpr) -> bool:

@@ -1,0 +1,82 @@
+"""serialize's two converters accept exactly the same data: the fast one loads states, the
+detailed one only explains a refusal, so a state the fast one took that the detailed one
+would refuse (or the other way round) would be a hole in the checks of saved games."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rules_dsl import serialize
+from rules_dsl.engine import Engine
+from rules_dsl.errors import StateFormatError
+from rules_dsl.state import GameState
+from rules_dsl.testing import play, seeded_chooser
+
+
+def _mid_game(engine: Engine) -> GameState:
+    st = engine.new_game(4, 3)
+    play(engine, st, seeded_chooser(3), max_decisions=200)
+    st.cards[5].tokens = ("a", "b")  # something in every kind of thing a card holds
+    st.cards[6].marks = ("m",)
+    st.cards[7].seen = (1,)
+    return st
+
+
+def _leaves(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield path
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _leaves(value, (*path, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data[:3]):  # the first few items of each list are enough
+            yield from _leaves(value, (*path, i))
+
+
+WRONG = [1, True, "1", 1.5, None, [], {}, ["x"], [1], {"k": 1}]
+
+
+def _accepts(converter: Any, data: Any) -> GameState | None:
+    try:
+        return converter.structure(data, GameState)  # type: ignore[no-any-return]
+    except Exception:  # noqa: BLE001 - any refusal
+        return None
+
+
+def test_the_fast_and_the_detailed_converter_agree(engine: Engine) -> None:
+    good = serialize.to_data(_mid_game(engine))
+    assert _accepts(serialize._fast, good) == _accepts(serialize._converter, good) is not None
+    tried = 0
+    for path in _leaves(good):
+        if not path:
+            continue
+        for wrong in WRONG:
+            data = copy.deepcopy(good)
+            target = data
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = wrong
+            fast, detailed = _accepts(serialize._fast, data), _accepts(serialize._converter, data)
+            assert fast == detailed, (path, wrong)
+            tried += 1
+    assert tried > 1000
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["cards"][3].__setitem__("tokens", "ab"), "expected list @ state.cards[3].tokens"),
+        (lambda d: d["cards"][3].__setitem__("under", [True]), "expected int @ state.cards[3].under[0]"),
+        (lambda d: d["zones"]["discard.0"].append("7"), "state.zones['discard.0']"),
+    ],
+)
+def test_a_refused_state_is_explained_by_the_detailed_converter(engine: Engine, change: Any, message: str) -> None:
+    data = json.loads(serialize.to_json(_mid_game(engine)))
+    change(data)
+    with pytest.raises(StateFormatError, match=None) as info:
+        serialize.from_data(data)
+    assert message in str(info.value)
