@@ -289,8 +289,14 @@ class StatementCompiler:
             return self.add(
                 primitives.Gain, text=f"gain {name}", amount=amount, counter=name, supply=self.voc.counters[name].supply
             )
+        supply = self.voc.counters[name].supply if node.verb == "return" else ""
         return self.add(
-            primitives.Lose, text=f"{node.verb} {name}", amount=amount, counter=name, must_pay=node.verb == "pay"
+            primitives.Lose,
+            text=f"{node.verb} {name}",
+            amount=amount,
+            counter=name,
+            must_pay=node.verb == "pay",
+            supply=supply,
         )
 
     def s_FillSlot(self, node: ast.FillSlot, optional: str) -> Effect:
