@@ -167,3 +167,20 @@ def test_requiring_escalation_without_base(tmp_path: Path) -> None:
             "id: my-mod\nname: My mod\nversion: 0.1.0\nrequires: [escalation, nowhere]\nfiles: []\n", encoding="utf-8"
         )
         Engine.load([str(mod)])
+
+
+def test_two_scenarios_with_the_same_start_planet(engine: Engine) -> None:
+    """Warmonger and Scientific Discovery both name Bardolph: the second player gets a
+    random base start planet instead (docs/rulings.md E5)."""
+    variants = terminal.with_scenarios(
+        engine.rules.name, engine.rules.variants, ["warmonger", "scientific-discovery"], None
+    )
+    st = engine.new_game(2, 11, variants)
+    empires = [ids(engine, st, [f"empire.{p}"]) for p in range(2)]
+    assert sum(e["bardolph"] for e in empires) == 1
+    for e in empires:
+        planets = [c for c in e if engine.rules.cards[engine.rules.card_index[c]].kind == "planet"]
+        assert len(planets) == 1
+    other = empires[0] if empires[1]["bardolph"] else empires[1]
+    (planet,) = [c for c in other if engine.rules.cards[engine.rules.card_index[c]].kind == "planet"]
+    assert engine.rules.cards[engine.rules.card_index[planet]].zone == "start-planets"
