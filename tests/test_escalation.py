@@ -184,3 +184,19 @@ def test_two_scenarios_with_the_same_start_planet(engine: Engine) -> None:
     other = empires[0] if empires[1]["bardolph"] else empires[1]
     (planet,) = [c for c in other if engine.rules.cards[engine.rules.card_index[c]].kind == "planet"]
     assert engine.rules.cards[engine.rules.card_index[planet]].zone == "start-planets"
+
+
+def test_escalation_without_the_base_pack_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only Escalation installed (no base pack): loading it names the missing requirement."""
+    from importlib import metadata
+
+    from rules_dsl.packs import installed
+
+    only = [ep for ep in metadata.entry_points(group=installed.GROUP) if ep.name == "escalation"]
+    monkeypatch.setattr(installed.metadata, "entry_points", lambda group: only)
+    installed.installed_packs.cache_clear()
+    try:
+        with pytest.raises((PackError, RulesError), match="requires pack 'base', which is neither installed nor given"):
+            Engine.load([str(ROOT / "expansions" / "escalation")])
+    finally:
+        installed.installed_packs.cache_clear()
