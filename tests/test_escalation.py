@@ -97,15 +97,27 @@ def test_each_player_has_a_fleet_and_keeps_one_of_two_start_planets(engine: Engi
 SCENARIOS = {
     # name: (deck survey, warfare, colonize, produce/trade, research, politics), start planet, technologies
     "scorched-earth": ((2, 1, 2, 0, 1, 2), "piedra-seca", ["scorched-earth-policy"]),
+    "fertile-ground": ((0, 0, 3, 2, 2, 1), "drawde", ["fertile-ground"]),
+    "streamlined": ((3, 1, 1, 3, 1, 1), "liagiba", ["streamlining"]),
+    "explorer": ((0, 1, 2, 2, 2, 2), None, ["survey-team"]),
+    "artificial-intelligence": ((0, 0, 0, 0, 0, 0), None, ["artificial-intelligence"]),
+    "imperialism": ((2, 0, 2, 2, 2, 2), None, ["imperialism"]),
     "warmonger": ((2, 2, 2, 0, 2, 2), "bardolph", ["military-campaign"]),
+    "scientific-discovery": ((2, 1, 2, 2, 0, 1), "bardolph", ["scientific-discovery"]),
     "biosphere": (
         (3, 0, 3, 0, 2, 0),
         "angel-aniv-ek-625",
         ["biosphere", "improved-production-pf", "improved-trade-tf"],
     ),
+    "colony-ship": ((2, 0, 4, 2, 2, 0), "angel-aniv-ek-625", ["colony-ship"]),
+    "destroyer": ((2, 0, 2, 2, 2, 1), "kaeth", ["destroyer-technology"]),
     "battlecruiser": ((2, 1, 1, 2, 2, 2), "kaeth", ["improved-fleet"]),
     "knowledge-is-power": ((2, 0, 0, 0, 0, 3), "janus", ["wealth-of-knowledge"]),
-    "artificial-intelligence": ((0, 0, 0, 0, 0, 0), None, ["artificial-intelligence"]),
+    "black-market": ((2, 1, 1, 2, 2, 2), "janus", ["black-market"]),
+    "arms-dealer": ((2, 2, 1, 2, 2, 1), "chaconos", ["weapon-emporium"]),
+    "spoils-of-war": ((2, 2, 2, 1, 2, 0), "chaconos", ["spoils-of-war", "biosphere"]),
+    "abundance": ((2, 1, 2, 2, 2, 1), "wiesbaden", ["abundance", "thorough-survey"]),
+    "overseer": ((3, 1, 1, 1, 1, 3), "wiesbaden", ["oversight-committee"]),
 }
 
 
@@ -125,6 +137,15 @@ def test_scenario_starting_position(engine: Engine, name: str) -> None:
         assert planets == [planet]
     for tech in techs:
         assert mine[tech] == 1, tech
+        card = engine.rules.cards[engine.rules.card_index[tech]]
+        if card.props.get("sides") == 2:  # a permanent technology: face up in play, its other face out
+            assert empire[tech] == 1, tech
+            pair = card.props["pair"]
+            assert not [
+                c
+                for c in ids(engine, st, ["technologies"])
+                if engine.rules.cards[engine.rules.card_index[c]].props.get("pair") == pair
+            ]
     if name == "battlecruiser":
         assert st.counters["battlecruiser"][0] == 1
         assert empire["basic-fleet"] == 0
