@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from test_cli import Capsys, run
 
 from rules_dsl import terminal
 from rules_dsl.engine import Engine
@@ -221,3 +222,17 @@ def test_escalation_without_the_base_pack_is_a_clear_error(monkeypatch: pytest.M
             Engine.load([str(ROOT / "expansions" / "escalation")])
     finally:
         installed.installed_packs.cache_clear()
+
+
+def test_simulate_with_a_scenario_and_bad_input(capsys: Capsys) -> None:
+    code, out, _ = run(
+        capsys, "simulate", "--pack", "escalation", "--players", "5", "--games", "1", "--scenario", "warmonger"
+    )
+    assert code == 0
+    assert "variants: scenario-warmonger" in out
+    code, out, err = run(capsys, "simulate", "--pack", "escalation", "--games", "1", "--scenario", "nope")
+    assert code == 2  # a usage error
+    assert "--scenario nope: Eminent Domain: Escalation has no such scenario; its scenarios: abundance," in err
+    code, out, err = run(capsys, "simulate", "--pack", "escalation", "--players", "6", "--games", "1")
+    assert code == 2  # a usage error
+    assert "--players 6: Eminent Domain: Escalation is for 2 to 5 players" in err
