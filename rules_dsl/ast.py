@@ -321,7 +321,7 @@ class Shuffle:
 
 @attrs.frozen
 class CounterChange:
-    verb: str  # gain | lose | pay
+    verb: str  # gain | lose | pay | return
     amount: Expr
     counter: str
     pos: Pos

@@ -160,12 +160,19 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return 0 if failed == 0 else 1
 
 
+def _variants(engine: Engine, args: argparse.Namespace) -> list[str] | None:
+    """`--variant` and `--scenario` (a variant scenario-NAME of the pack)."""
+    rules = engine.rules
+    chosen = None if args.variant is None and not args.scenario else list(args.variant or rules.default_variants)
+    return terminal.with_scenarios(rules.name, rules.variants, args.scenario, chosen)
+
+
 def cmd_playthrough(args: argparse.Namespace) -> int:
     from rules_dsl.trace import random_chooser, transcript
 
     engine = _engine(args.pack)
     terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
-    variants = None if args.variant is None else list(args.variant)
+    variants = _variants(engine, args)
     text = transcript(engine, args.players, args.seed, variants, random_chooser(args.seed), "random playthrough")
     sys.stdout.write(text)
     return 0
@@ -177,7 +184,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     engine = _engine(args.pack)
     terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
     terminal.check_seats(args.human or [1], args.players)
-    variants = None if args.variant is None else list(args.variant)
+    variants = _variants(engine, args)
     humans = {h - 1 for h in (args.human or [1])}
     play(engine, args.players, args.seed, variants, humans)
     return 0
@@ -259,6 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
+    p.add_argument("--scenario", action="append", metavar="NAME", help="a scenario of the pack (variant scenario-NAME)")
     p.set_defaults(func=cmd_playthrough)
 
     p = sub.add_parser("play", help="play a game at the terminal against random bots")
@@ -266,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
+    p.add_argument("--scenario", action="append", metavar="NAME", help="a scenario of the pack (variant scenario-NAME)")
     p.add_argument(
         "--human",
         type=terminal.whole_number(1),

@@ -279,6 +279,9 @@ class _ToAst(Transformer[Token, Any]):
     def pay(self, meta: Any, ch: list[Any]) -> ast.CounterChange:
         return ast.CounterChange("pay", ch[0], str(ch[1]), _pos(meta), _tpos(ch[1]))
 
+    def return_(self, meta: Any, ch: list[Any]) -> ast.CounterChange:
+        return ast.CounterChange("return", ch[0], str(ch[1]), _pos(meta), _tpos(ch[1]))
+
     def fill_slot(self, meta: Any, ch: list[Any]) -> ast.FillSlot:
         return ast.FillSlot([c for c in ch if c is not None][0], _pos(meta), self._src(meta))
 

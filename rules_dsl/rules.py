@@ -125,3 +125,5 @@ class Rules:
     invariants: tuple[Invariant, ...] = ()
     evaluation: NumExpr | None = None  # the pack's `evaluation:`, how good a position is for "you" (for bots)
     statistics: tuple[Statistic, ...] = ()
+    # a card slot named by a token group holds one token of any of its kinds ("any resource")
+    slot_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)

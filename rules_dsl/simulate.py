@@ -342,6 +342,12 @@ def add_arguments(p: Any) -> None:
         "--variant", action="append", metavar="NAME", help="a pack variant; repeat for several (default: the pack's)"
     )
     p.add_argument(
+        "--scenario",
+        action="append",
+        metavar="NAME",
+        help="a scenario of the pack (its variant scenario-NAME); repeat for several",
+    )
+    p.add_argument(
         "--bots",
         default="random",
         metavar="BOT,...",
@@ -397,7 +403,9 @@ def command(args: Any) -> int:
     bots = parse_bots(args.bots, args.players)
     if "ismcts" in bots:
         parse_budget(args.budget)
-    variants = None if args.variant is None else tuple(args.variant)
+    picked = None if args.variant is None and not args.scenario else list(args.variant or rules.default_variants)
+    picked = terminal.with_scenarios(rules.name, rules.variants, args.scenario, picked)
+    variants = None if picked is None else tuple(picked)
     batch = Batch(tuple(paths), args.pack, args.players, variants, tuple(bots), args.budget)
     # a bad variant or a pack without an evaluation for greedy/ismcts: a clear error now
     engine.new_game(args.players, args.seed, None if variants is None else list(variants))

@@ -91,6 +91,26 @@ def check_players(name: str, fewest: int, most: int, players: int) -> None:
         raise UsageError(f"--players {players}: {name} is for {player_range(fewest, most)}")
 
 
+SCENARIO_PREFIX = "scenario-"
+
+
+def with_scenarios(
+    name: str, variants: Iterable[str], scenarios: Iterable[str] | None, chosen: list[str] | None
+) -> list[str] | None:
+    """`--scenario NAME`: the pack's variant `scenario-NAME` (a pack offers a scenario by
+    giving a variant of that name), added to the variants chosen (or to the defaults)."""
+    if not scenarios:
+        return chosen
+    offered = sorted(v[len(SCENARIO_PREFIX) :] for v in variants if v.startswith(SCENARIO_PREFIX))
+    out = list(chosen or [])
+    for scenario in scenarios:
+        if scenario not in offered:
+            choices = ", ".join(offered) if offered else "none (it has no variant named scenario-NAME)"
+            raise UsageError(f"--scenario {scenario}: {name} has no such scenario; its scenarios: {choices}")
+        out.append(SCENARIO_PREFIX + scenario)
+    return out
+
+
 def check_seats(seats: Iterable[int], players: int) -> None:
     """`--human SEAT` values (1-based) against the seats of the game."""
     for seat in seats:

@@ -89,7 +89,8 @@ def test_pack_ids_and_paths_resolve_with_requirements(tmp_path: Path) -> None:
 
 def test_unknown_pack_id_is_a_clear_error() -> None:
     with pytest.raises(
-        RulesError, match=r"no pack 'bse': give an installed pack \(base, microcosm.*\(did you mean 'base'\?\)"
+        RulesError,
+        match=r"no pack 'bse': give an installed pack \(base, escalation, microcosm.*\(did you mean 'base'\?\)",
     ):
         pack_paths("bse")
 
@@ -250,7 +251,7 @@ def test_no_pack_at_all_is_a_clear_error(capsys: Capsys, argv: list[str]) -> Non
     code, out, err = run(capsys, *argv)
     assert code == 1
     assert out == ""
-    assert err.startswith("error: no pack given: name an installed pack (base, microcosm")
+    assert err.startswith("error: no pack given: name an installed pack (base, escalation, microcosm")
 
 
 def test_missing_requirement_is_named(tmp_path: Path, capsys: Capsys) -> None:
@@ -389,7 +390,7 @@ def test_bash_completion_offers_commands_installed_packs_and_folders(tmp_path: P
 
     assert complete("rules-dsl", "val") == ["validate"]
     assert "--processes" in complete("rules-dsl", "simulate", "--pro")
-    assert complete("rules-dsl", "simulate", "--pack", "") == ["base", "microcosm", "my-mod"]
+    assert complete("rules-dsl", "simulate", "--pack", "") == ["base", "escalation", "microcosm", "my-mod"]
     assert complete("rules-dsl", "cards", "--pack", "mi") == ["microcosm"]
 
 

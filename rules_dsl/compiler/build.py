@@ -182,6 +182,7 @@ class _Builder:
         self._params = params
         self._variants = variants
         self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
+        sc.card_ids = {c.id for c in cards}
         self.compile_valued(voc, sc)
         card_types = self.compile_cards(cards, voc, sc)
         self.check_total_cards(card_types)
@@ -259,6 +260,7 @@ class _Builder:
             invariants=invariants,
             evaluation=evaluation,
             statistics=tuple(statistics),
+            slot_groups=dict(voc.token_groups),
         )
 
     def check_names(self, params: set[str], lets: set[str]) -> None:
@@ -702,7 +704,7 @@ class _Builder:
                         suggestion=suggest(str(cv), sc.params),
                     )
             symbols = self.word_list(f.get("symbols"), voc.symbols, "symbol", card.id)
-            slots = self.word_list(f.get("slots"), voc.tokens, "token kind", card.id)
+            slots = self.word_list(f.get("slots"), [*voc.tokens, *voc.token_groups], "token kind", card.id)
             props: dict[str, Any] = {}
             for pname, ptype in voc.properties.items():
                 default: Any = 0 if ptype in ("number", "expression") else ""

@@ -81,6 +81,7 @@ class StatementCompiler:
         self._uses_n_cache: dict[str, bool] = {}
         self.listeners = abilities.Listeners(zone=voc.ability_zone[0], facing=voc.ability_zone[1])
         self.valued: dict[str, dict[str, v.NumExpr]] = {}  # filled by the builder
+        self.card_ids: set[str] = set()  # filled by the builder: `whose id is CARD-ID`
 
     def add(self, cls: type[E], **kw: Any) -> E:
         eff = cls(eid=len(self.effects), **kw)  # type: ignore[call-arg]
@@ -288,8 +289,14 @@ class StatementCompiler:
             return self.add(
                 primitives.Gain, text=f"gain {name}", amount=amount, counter=name, supply=self.voc.counters[name].supply
             )
+        supply = self.voc.counters[name].supply if node.verb == "return" else ""
         return self.add(
-            primitives.Lose, text=f"{node.verb} {name}", amount=amount, counter=name, must_pay=node.verb == "pay"
+            primitives.Lose,
+            text=f"{node.verb} {name}",
+            amount=amount,
+            counter=name,
+            must_pay=node.verb == "pay",
+            supply=supply,
         )
 
     def s_FillSlot(self, node: ast.FillSlot, optional: str) -> Effect:
@@ -630,6 +637,13 @@ class StatementCompiler:
 
     def whose(self, f: ast.Whose) -> tuple[str, Any, bool]:
         props = self.voc.properties
+        if f.prop == "id" and "id" not in props:
+            # every card's id is a built-in text property: "whose id is pomerene"
+            if not isinstance(f.value, str):
+                raise CompileError("compare a card's id with a card id such as 'whose id is ...'", f.pos)
+            if f.value not in self.card_ids:
+                raise unknown("card id", f.value, f.pos, sorted(self.card_ids))
+            return (f.prop, f.value, f.negated)
         if f.prop not in props:
             raise unknown("property", f.prop, f.pos, list(props))
         ptype = props[f.prop]

@@ -216,10 +216,18 @@ class FillSlot(TokenChoice):
     def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
         types = CURRENT.rules.cards
         values: list[Any] = []
+        groups = CURRENT.rules.slot_groups
         for c in self.query.cards(st, fr):
             cs = st.cards[c]
-            for kind, cap in types[cs.type].slots.items():
-                if cs.tokens.count(kind) < cap:
+            slots = types[cs.type].slots
+            for kind, cap in slots.items():
+                if kind in groups:
+                    # an "any" slot: tokens of the group beyond the card's own slots of their kind
+                    members = groups[kind]
+                    held = sum(max(0, cs.tokens.count(k) - slots.get(k, 0)) for k in members)
+                    if held < cap:
+                        values.extend([c, k] for k in members)
+                elif cs.tokens.count(kind) < cap:
                     values.append([c, kind])
         return token_options(st, values)
 

@@ -191,13 +191,15 @@ class Gain(Effect):
 
 @attrs.frozen(eq=False)
 class Lose(Guard):
-    """`lose N x` loses what there is; `pay N x` fails, changing nothing, if short."""
+    """`lose N x` loses what there is; `pay N x` fails, changing nothing, if short;
+    `return N x` loses what there is and puts it back into the counter's supply."""
 
     eid: int
     text: str
     amount: NumExpr
     counter: str
     must_pay: bool
+    supply: str = ""  # `return`: the shared counter that gets back what was lost
     atomic = True
 
     def execute(self, st: GameState, fr: Frame) -> bool:
@@ -207,6 +209,8 @@ class Lose(Guard):
         if self.must_pay and have < n:
             return False
         values[fr.player] = max(0, have - n)
+        if self.supply:
+            st.shared[self.supply] += have - values[fr.player]
         return True
 
     def can_start(self, st: GameState, fr: Frame) -> bool:

@@ -403,7 +403,9 @@ class Query(CardSet):
                         continue
                     if section and section not in t.sections:
                         continue
-                    if whose and not all((t.props.get(p) == val) != neg for p, val, neg in whose):
+                    if whose and not all(
+                        ((t.id if p == "id" else t.props.get(p)) == val) != neg for p, val, neg in whose
+                    ):
                         continue
                 if where is not None and not where.test(st, fr, c):
                     continue
