@@ -25,6 +25,8 @@ Text = st.SearchStrategy[str]
 # the grammar's keywords (the quoted words of its rules, not of its comments), for mutations
 _RULES_TEXT = "\n".join(line.split("//")[0] for line in GRAMMAR.read_text(encoding="utf-8").splitlines())
 KEYWORDS = tuple(sorted(set(re.findall(r'"([^"]+)"', _RULES_TEXT))))
+# upper-case words the lexer takes as keywords, quoted or in a terminal (WHEN.2: "WHEN" | ...)
+UPPER_KEYWORDS = frozenset(w for k in KEYWORDS for w in k.split() if w.isupper()) | {"WHEN", "WHENEVER"}
 
 
 @attrs.frozen
@@ -47,7 +49,8 @@ def words_of(rules: Rules, texts: Iterable[str] = ()) -> Words:
     found_vars: set[str] = set()
     for text in texts:
         found_names.update(re.findall(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b", text))
-        found_vars.update(w for w in re.findall(r"\b[A-Z][A-Z0-9_]*\b", text) if w != "OR")
+        # upper-case keywords ("OR", "WHEN", "ONCE PER TURN") are not variables
+        found_vars.update(w for w in re.findall(r"\b[A-Z][A-Z0-9_]*\b", text) if w not in UPPER_KEYWORDS)
     counters = {c.name for c in rules.counters.values()} | {c.plural for c in rules.counters.values()}
     kinds = {c.kind for c in rules.cards}
     symbols = {s for c in rules.cards for s in c.symbols}
