@@ -257,7 +257,7 @@ class ForCards:
 
 @attrs.frozen
 class ChooseCard:
-    query: Query
+    query: Query | CardsUnder | CardsUnderAll  # `choose a card under ...`: one tucked card
     bind: str
     pos: Pos
     text: str = ""

@@ -227,6 +227,16 @@ class _ToAst(Transformer[Token, Any]):
         bind = ch[1] if len(ch) > 1 else "it"
         return ast.ChooseCard(ch[0], bind, _pos(meta), self._src(meta))
 
+    def choose_under(self, meta: Any, ch: list[Any]) -> ast.ChooseCard:
+        ch = [c for c in ch if c is not None]
+        bind = ch[2] if len(ch) > 2 else "it"
+        return ast.ChooseCard(ast.CardsUnder(ch[1], _pos(meta)), bind, _pos(meta), self._src(meta))
+
+    def choose_under_all(self, meta: Any, ch: list[Any]) -> ast.ChooseCard:
+        ch = [c for c in ch if c is not None]
+        bind = ch[2] if len(ch) > 2 else "it"
+        return ast.ChooseCard(ast.CardsUnderAll(ch[1], _pos(meta)), bind, _pos(meta), self._src(meta))
+
     def choose_zone(self, meta: Any, ch: list[Any]) -> ast.ChooseZone:
         ch = [c for c in ch if c is not None]
         bind = ch[1] if len(ch) > 1 else "it"

@@ -199,6 +199,10 @@ def _for_cards(n: ast.ForCards, follow: frozenset[str]) -> str:
 
 @prints(ast.ChooseCard)
 def _choose_card(n: ast.ChooseCard, follow: frozenset[str]) -> str:
+    if isinstance(n.query, ast.CardsUnder):
+        return f"choose a card under {show(n.query.card)}{_bind(n.bind)}"
+    if isinstance(n.query, ast.CardsUnderAll):
+        return f"choose a card under {show(n.query.query)}{_bind(n.bind)}"
     q = show(n.query)
     return f"choose {_article(q)} {q}{_bind(n.bind)}"
 

@@ -196,7 +196,7 @@ class StatementCompiler:
         )
 
     def s_ChooseCard(self, node: ast.ChooseCard, optional: str) -> Effect:
-        q = self.query(node.query)
+        q = self.cardset(node.query)
         return self.add(
             choices.ChooseCard,
             text=node.text,

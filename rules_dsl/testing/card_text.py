@@ -152,6 +152,7 @@ class _Grammar:
         art = st.sampled_from(["a", "an"])
         return st.one_of(
             _seq("choose", art, q, _opt(self.bind())),
+            _seq("choose", art, st.sampled_from(["card", "cards"]), "under", st.one_of(cref, q), _opt(self.bind())),
             _seq("choose", art, name, "that is not empty", _opt(self.bind())),
             _seq("move", self.cards(d), "to", ref, _opt(self.facing())),
             _seq("move", self.cards(d), "to the bottom of", ref, _opt(self.facing())),
