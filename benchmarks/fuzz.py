@@ -45,9 +45,7 @@ def main() -> int:
 
     fuzzer = CardTextFuzzer(args.pack, args.card, args.games, 2, args.decisions, args.timeout)
     texts = st.one_of(card_texts(words_of(fuzzer.rules, fuzzer.texts)), mutated_texts(fuzzer.texts))
-    bar = Progress(
-        TextColumn("fuzzing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), disable=args.quiet
-    )
+    bar = Progress(TextColumn("fuzzing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), disable=args.quiet)
     task = bar.add_task("fuzzing", total=args.texts)
     done = 0
     start = time.perf_counter()

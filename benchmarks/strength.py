@@ -53,8 +53,11 @@ def main() -> None:
             scores.append(r["scores"][seat] - r["scores"][1 - seat])
             if args.verbose:
                 elapsed = time.perf_counter() - start
-                print(f"game {played}: seed {r['seed']}, {args.bot} in seat {seat + 1}, winners {r['winners']}, "
-                      f"{wins:g}/{played} so far, {elapsed:.0f}s", flush=True)
+                print(
+                    f"game {played}: seed {r['seed']}, {args.bot} in seat {seat + 1}, winners {r['winners']}, "
+                    f"{wins:g}/{played} so far, {elapsed:.0f}s",
+                    flush=True,
+                )
     seconds = time.perf_counter() - start
     low, high = proportion_confint(round(wins), played, alpha=0.05, method="wilson")
     print(

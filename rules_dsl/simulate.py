@@ -121,9 +121,7 @@ def run_dask(batch: Batch, seeds: list[int], scheduler: str | None, processes: i
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise RulesError(
-            "--backend dask needs dask.distributed: pip install 'rules-dsl[cluster]'"
-        ) from None
+        raise RulesError("--backend dask needs dask.distributed: pip install 'rules-dsl[cluster]'") from None
     cluster = None
     try:
         if scheduler:
@@ -244,9 +242,7 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         "win_share_by_seat": [w / n for w in wins],
         "win_rate_by_bot": {b: bot_wins.get(b, 0.0) / bot_seats[b] for b in sorted(bot_seats)},
         "end_triggers": dict(Counter(g["end_trigger"] or "(none)" for g in games).most_common()),
-        "score_parts": {
-            name: {"mean": sum(p) / len(p), "share": sum(p) / total_points} for name, p in parts.items()
-        },
+        "score_parts": {name: {"mean": sum(p) / len(p), "share": sum(p) / total_points} for name, p in parts.items()},
         "seconds": seconds,
         "games_per_second": n / seconds if seconds > 0 else None,
     }
@@ -312,9 +308,7 @@ def simulate(
     """Play the seeds; every record (games and failures) goes to `on_result` as it finishes."""
     start = time.perf_counter()
     records = []
-    source = (
-        run_dask(batch, seeds, scheduler, processes) if backend == "dask" else run_local(batch, seeds, processes)
-    )
+    source = run_dask(batch, seeds, scheduler, processes) if backend == "dask" else run_local(batch, seeds, processes)
     with progress_bar(progress) as bar:
         task = bar.add_task("games", total=len(seeds), rate="-")
         for r in source:

@@ -14,5 +14,6 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 python3 -m ruff check rules_dsl tests benchmarks
+python3 -m ruff format --check rules_dsl tests benchmarks
 python3 -m mypy
 python3 -m pytest

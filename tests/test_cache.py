@@ -159,7 +159,6 @@ def test_rules_from_the_cache_play_the_same_games(
         assert compiled.observe(a, 0) == cached.observe(b, 0)
 
 
-
 def test_the_oldest_entries_go(cache_dir: Path, pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
     kept = []

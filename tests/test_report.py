@@ -31,7 +31,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     assert main(["simulate", "--pack", "microcosm", "--games", "12", "--quiet", "--out", str(results)]) == 0
     good = results.read_text().splitlines()
     # a broken line, a foreign line and a line of the wrong shape among the games
-    mixed = [good[0], "{not json", '{"hello": "world"}', *good[1:6], '[1, 2]', *good[6:]]
+    mixed = [good[0], "{not json", '{"hello": "world"}', *good[1:6], "[1, 2]", *good[6:]]
     results.write_text("\n".join(mixed) + "\n")
     out = folder / "report"
     import io
@@ -89,6 +89,7 @@ def test_report_of_nothing_is_a_clear_error(tmp_path: Path, capsys: Capsys) -> N
 )
 def test_the_page_in_a_headless_browser(report: tuple[Path, Path, str]) -> None:
     from playwright import sync_api
+
     out, _, _ = report
     errors: list[str] = []
     with sync_api.sync_playwright() as p:
