@@ -23,11 +23,9 @@ def _strict(kind: type) -> Callable[[Any, Any], Any]:
     return structure
 
 
-def _strict_list_factory(cl: Any, converter: cattrs.Converter) -> Any:
-    """cattrs' own list hook (with its per-item error paths), but only for real lists."""
-    from cattrs.cols import list_structure_factory
-
-    inner = list_structure_factory(cl, converter)
+def _from_lists_only(inner: Any) -> Any:
+    """A cattrs structure hook that takes a JSON array only, then structures it with `inner`
+    (cattrs' own hook, with its per-item error paths)."""
 
     def structure(value: Any, kind: Any) -> Any:
         if not isinstance(value, list):
@@ -35,20 +33,19 @@ def _strict_list_factory(cl: Any, converter: cattrs.Converter) -> Any:
         return inner(value, kind)
 
     return structure
+
+
+def _strict_list_factory(cl: Any, converter: cattrs.Converter) -> Any:
+    from cattrs.cols import list_structure_factory
+
+    return _from_lists_only(list_structure_factory(cl, converter))
 
 
 def _strict_tuple_factory(cl: Any, converter: cattrs.Converter) -> Any:
     """`tuple[X, ...]` (what a card holds) from a JSON array only, item by item as lists."""
     from cattrs.cols import homogenous_tuple_structure_factory
 
-    inner = homogenous_tuple_structure_factory(cl, converter)
-
-    def structure(value: Any, kind: Any) -> Any:
-        if not isinstance(value, list):
-            raise TypeError(f"expected a list, got {type(value).__name__} {value!r}")
-        return inner(value, kind)
-
-    return structure
+    return _from_lists_only(homogenous_tuple_structure_factory(cl, converter))
 
 
 def _plain_items(cl: Any) -> type | None:

@@ -382,9 +382,9 @@ def command(args: Any) -> int:
     from rules_dsl.bots import parse_bots, parse_budget
     from rules_dsl.engine import pack_paths
 
-    if not 1 <= args.games <= 10_000_000:
+    if args.games > 10_000_000:  # the least (1) is checked by argparse
         raise RulesError(f"--games {args.games}: give 1 to 10000000 games")
-    if not 1 <= args.processes <= 1024:
+    if args.processes > 1024:
         raise RulesError(f"--processes {args.processes}: give 1 to 1024")
     if args.resume and not args.out:
         raise RulesError("--resume needs --out FILE (the results to continue)")
