@@ -58,6 +58,6 @@ def determinize(rules: Rules, st: GameState, player: int, rnd: random.Random) ->
         kinds = [copy.cards[c].type for c in group]
         rnd.shuffle(kinds)
         for c, t in zip(group, kinds):
-            copy.cards[c].type = t
+            copy.card_to_change(c).type = t
     copy.rng = rnd.getrandbits(64)
     return copy

@@ -175,8 +175,8 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
 def apply_atomic(rules: Rules, st: GameState, option: str) -> None:
     """Apply one option all or nothing: on any error the state is exactly as before.
 
-    Costs a clone of the state per decision, several times a decision's own work (in the
-    base game about ten times), which is why batch runners use `apply`.
+    Costs a clone of the state per decision (cheap: cards are shared until changed, see
+    `GameState.card_to_change`); batch runners that drop a failed game use `apply`.
     """
     saved = st.clone()
     try:

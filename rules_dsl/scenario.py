@@ -290,7 +290,7 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
     pool: list[int] = []
 
     def release(card: int) -> None:
-        cs = st.cards[card]
+        cs = st.card_to_change(card)
         for c in cs.under:
             release(c)
         cs.under = ()
@@ -321,14 +321,14 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
 
     def place(entry: dict[str, Any], dest: str) -> int:
         c = take(str(entry["card"]))
-        cs = st.cards[c]
+        cs = st.card_to_change(c)
         zt = rules.zones.get(dest.split(".")[0])
         default_up = zt is None or zt.facing != "down"
         cs.up = entry.get("face", "up" if default_up else "down") == "up"
         for sub in card_entries(entry.get("under", []), f"cards under {entry['card']}"):
             u = place(sub, f"^{c}")
             cs.under = (*cs.under, u)
-            st.cards[u].loc = f"^{c}"
+            st.card_to_change(u).loc = f"^{c}"
         tokens = entry.get("tokens", [])
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
             raise ScenarioError(f"tokens of {entry['card']} must be a list of token kinds")
@@ -339,7 +339,7 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         placed = [place(e, key) for e in entries]
         placed.reverse()  # the scenario lists top first; zones keep the top last
         for c in placed:
-            st.cards[c].loc = key
+            st.card_to_change(c).loc = key
         st.zones[key] = placed
     if pool:
         if not unused:
@@ -350,8 +350,9 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
             )
         ukey = zone_key(engine, unused, None)
         for c in pool:
-            st.cards[c].loc = ukey
-            st.cards[c].up = True
+            cs = st.card_to_change(c)
+            cs.loc = ukey
+            cs.up = True
             st.zones[ukey].append(c)
     for name, values in mapping(pos.get("counters"), "position: counters", "{coins: [3, 0]}").items():
         if name not in st.counters:

@@ -16,10 +16,10 @@ import attrs
 class CardState:
     """One physical card: its type, where it is, which way up, what it holds.
 
-    What a card holds is a tuple, replaced (never changed in place) when it changes: most
-    cards hold nothing, and the empty tuple is one shared object, so a copy of the state
-    shares them all (`GameState.clone` copies no list per card, and a state takes a third
-    of the memory four empty lists per card took). In JSON they are arrays, as before."""
+    A card is shared between a state and its clones until one of them changes it: change a
+    card only through `GameState.card_to_change` (copy on write). What a card holds is a
+    tuple, replaced (never changed in place) when it changes: most cards hold nothing, and
+    the empty tuple is one shared object. In JSON they are arrays."""
 
     type: int  # index into Rules.cards
     loc: str  # zone key such as "hand.0" or "draw-pile"; "^7" when tucked under card 7
@@ -108,31 +108,50 @@ class GameState:
     lasting: list[Lasting] = attrs.Factory(list)  # abilities started for the rest of the turn
     used: list[str] = attrs.Factory(list)  # "EFFECT:CARD": once-per-turn abilities used this turn
 
+    # Not game data (no JSON, no equality): the cards this state may change in place. The
+    # others may be shared with a clone, see `card_to_change`.
+    own: set[int] = attrs.field(factory=set, init=False, eq=False, repr=False)
+
+    def card_to_change(self, card: int) -> CardState:
+        """The card, ready to be changed: copied first unless this state already owns it.
+
+        A clone shares every `CardState` with the state it was copied from (a copy of the
+        state is then one list copy for all the cards, not 180 objects), so nothing may set
+        a field of `cards[i]` directly; the first change of a card after a clone makes it
+        this state's own copy."""
+        if card in self.own:
+            return self.cards[card]
+        c = self.cards[card]
+        d = object.__new__(CardState)
+        d.type = c.type
+        d.loc = c.loc
+        d.up = c.up
+        d.under = c.under
+        d.tokens = c.tokens
+        d.marks = c.marks
+        d.seen = c.seen
+        self.cards[card] = d
+        self.own.add(card)
+        return d
+
     def restore(self, saved: GameState) -> None:
         """Become `saved` (a clone taken before): how a failed move is undone."""
         for field in attrs.fields(GameState):
             setattr(self, field.name, getattr(saved, field.name))
+        # both now hold the same card objects: neither may change one in place
+        self.own = set()
+        saved.own = set()
 
     def clone(self) -> GameState:
-        """A deep copy, much faster than a generic one: the hot path of search bots and of
-        `apply`'s undo. Objects are made with `object.__new__` and their slots set directly:
-        about a third cheaper than calling the attrs `__init__` 180 times (no defaults, no
-        keyword handling). Strings, numbers and the never-changed `packs`/`variants`/`params`
-        are shared; every list and dict that play changes is copied. A new field of these
-        classes must be set here too (tests/test_properties.py compares clones field by field)."""
+        """A copy that play cannot tell from a deep one, much faster: the hot path of search
+        bots and of `apply`'s undo. Cards are shared, copied on their first change (see
+        `card_to_change`); strings, numbers and the never-changed `packs`/`variants`/`params`
+        are shared; every other list and dict that play changes is copied, and objects are
+        made with `object.__new__` with their slots set directly (no `__init__` defaults or
+        keyword handling). A new field of these classes must be set here too
+        (tests/test_properties.py compares clones field by field)."""
         new = object.__new__
-        cards: list[CardState] = []
-        append = cards.append
-        for c in self.cards:
-            d = new(CardState)
-            d.type = c.type
-            d.loc = c.loc
-            d.up = c.up
-            d.under = c.under  # tuples: shared, see CardState
-            d.tokens = c.tokens
-            d.marks = c.marks
-            d.seen = c.seen
-            append(d)
+        self.own = set()  # the clone shares every card: from now on both copy before changing one
         frames: list[Frame] = []
         for f in self.frames:
             g = new(Frame)
@@ -150,7 +169,8 @@ class GameState:
         st.seed = self.seed
         st.rng = self.rng
         st.params = self.params
-        st.cards = cards
+        st.cards = self.cards.copy()
+        st.own = set()
         st.zones = {k: v.copy() for k, v in self.zones.items()}
         st.counters = {k: v.copy() for k, v in self.counters.items()}
         st.shared = self.shared.copy()

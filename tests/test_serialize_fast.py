@@ -21,9 +21,9 @@ from rules_dsl.testing import play, seeded_chooser
 def _mid_game(engine: Engine) -> GameState:
     st = engine.new_game(4, 3)
     play(engine, st, seeded_chooser(3), max_decisions=200)
-    st.cards[5].tokens = ("a", "b")  # something in every kind of thing a card holds
-    st.cards[6].marks = ("m",)
-    st.cards[7].seen = (1,)
+    st.card_to_change(5).tokens = ("a", "b")  # something in every kind of thing a card holds
+    st.card_to_change(6).marks = ("m",)
+    st.card_to_change(7).seen = (1,)
     return st
 
 

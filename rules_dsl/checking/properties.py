@@ -156,7 +156,9 @@ def pick_swaps(engine: Engine, st: GameState, player: int, rnd: random.Random, n
 
 
 def swap_types(st: GameState, a: int, b: int) -> None:
-    st.cards[a].type, st.cards[b].type = st.cards[b].type, st.cards[a].type
+    ta, tb = st.cards[a].type, st.cards[b].type
+    st.card_to_change(a).type = tb
+    st.card_to_change(b).type = ta
 
 
 def observation_text(engine: Engine, st: GameState, player: int) -> str:

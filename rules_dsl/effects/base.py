@@ -118,7 +118,7 @@ def detach(st: GameState, card: int) -> None:
     """Take a card out of its zone, or from under the card it is tucked under."""
     loc = st.cards[card].loc
     if loc[0] == "^":
-        host = st.cards[int(loc[1:])]
+        host = st.card_to_change(int(loc[1:]))
         host.under = without(host.under, card)
     else:
         st.zones[loc].remove(card)
@@ -130,7 +130,7 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
         st.zones[dest].insert(0, card)
     else:
         st.zones[dest].append(card)
-    cs = st.cards[card]
+    cs = st.card_to_change(card)
     if CURRENT.recorder is not None:
         CURRENT.recorder.moved(st, cs, dest)
     cs.loc = dest
@@ -164,7 +164,7 @@ def refill(st: GameState, key: str) -> bool:
     pile.clear()
     recorder = CURRENT.recorder
     for c in cards:
-        cs = st.cards[c]
+        cs = st.card_to_change(c)
         if recorder is not None:
             recorder.moved(st, cs, key)
         cs.loc = key

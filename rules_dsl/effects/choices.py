@@ -232,7 +232,7 @@ class FillSlot(TokenChoice):
         return token_options(st, values)
 
     def _apply(self, st: GameState, card: int, kind: str) -> None:
-        cs = st.cards[card]
+        cs = st.card_to_change(card)
         cs.tokens = (*cs.tokens, kind)
 
 
@@ -257,7 +257,7 @@ class TakeToken(TokenChoice):
         return token_options(st, values)
 
     def _apply(self, st: GameState, card: int, kind: str) -> None:
-        cs = st.cards[card]
+        cs = st.card_to_change(card)
         cs.tokens = without(cs.tokens, kind)
 
 

@@ -113,9 +113,9 @@ class Tuck(Effect):
         host = self.host_expr.card(st, fr)
         if card == host or card < 0 or host < 0:
             return False
-        cs = st.cards[card]
         detach(st, card)
-        hs = st.cards[host]
+        cs = st.card_to_change(card)
+        hs = st.card_to_change(host)
         hs.under = (*hs.under, card)
         cs.loc = f"^{host}"
         cs.up = True
@@ -150,7 +150,7 @@ class Flip(OnOneCard):
     up: bool
 
     def act(self, st: GameState, fr: Frame, card: int) -> None:
-        st.cards[card].up = self.up
+        st.card_to_change(card).up = self.up
 
 
 @attrs.frozen(eq=False)
@@ -163,7 +163,8 @@ class Shuffle(Effect):
     def execute(self, st: GameState, fr: Frame) -> bool:
         cards = st.zones[self.zone.key(st, fr)]
         for c in cards:
-            st.cards[c].seen = ()  # nobody knows where a card is after a shuffle
+            if st.cards[c].seen:  # nobody knows where a card is after a shuffle
+                st.card_to_change(c).seen = ()
         st.rng = rng.shuffle(st.rng, cards)
         return True
 
@@ -228,11 +229,11 @@ class Mark(OnOneCard):
     on: bool
 
     def act(self, st: GameState, fr: Frame, card: int) -> None:
-        cs = st.cards[card]
-        if self.on and self.name not in cs.marks:
-            cs.marks = (*cs.marks, self.name)
-        elif not self.on and self.name in cs.marks:
-            cs.marks = without(cs.marks, self.name)
+        marks = st.cards[card].marks
+        if self.on and self.name not in marks:
+            st.card_to_change(card).marks = (*marks, self.name)
+        elif not self.on and self.name in marks:
+            st.card_to_change(card).marks = without(marks, self.name)
 
 
 @attrs.frozen(eq=False)
@@ -245,7 +246,7 @@ class PutToken(OnOneCard):
     card_expr: CardExpr
 
     def act(self, st: GameState, fr: Frame, card: int) -> None:
-        cs = st.cards[card]
+        cs = st.card_to_change(card)
         cs.tokens = (*cs.tokens, self.kind)
 
 
@@ -294,9 +295,9 @@ class ClearMarks(Effect):
 
     def execute(self, st: GameState, fr: Frame) -> bool:
         name = self.name
-        for cs in st.cards:
+        for i, cs in enumerate(st.cards):
             if name in cs.marks:
-                cs.marks = without(cs.marks, name)
+                st.card_to_change(i).marks = without(cs.marks, name)
         return True
 
 
@@ -309,9 +310,9 @@ class Peek(OnOneCard):
     card_expr: CardExpr
 
     def act(self, st: GameState, fr: Frame, card: int) -> None:
-        cs = st.cards[card]
-        if fr.player not in cs.seen:
-            cs.seen = (*cs.seen, fr.player)
+        seen = st.cards[card].seen
+        if fr.player not in seen:
+            st.card_to_change(card).seen = (*seen, fr.player)
 
 
 def card_available(st: GameState, fr: Frame, expr: CardExpr) -> bool:
