@@ -167,6 +167,8 @@ def compose(sources: list[PackSource], problems: Problems) -> Composed:
             _named(m, src.id, parts["parameters"], "parameter")
         if "variants" in parts:
             _variants(m, src.id, parts["variants"])
+        if "choosable" in parts:
+            _named(m, src.id, parts["choosable"], "choosable")
         if "default-variants" in parts:
             part = parts["default-variants"]
             if m.define("default-variants", src.id, part.loc, part.value):

@@ -307,6 +307,17 @@ STATISTIC = Record(
     }
 )
 
+CHOOSABLE = Record(
+    doc="Cards a game may be told to use by name: OPTION=NAME among its variants (docs/modding.md#chosen-cards).",
+    fields={
+        "from": _f(Str(), "the zone whose cards may be chosen", required=True),
+        "to": _f(Str(), "the zone a chosen card is put in before the set-up, the first chosen on top", required=True),
+        "prefix": _f(Str(), "NAME is the card id without this prefix"),
+        "variant": _f(Str(), "a variant that choosing a card turns on"),
+        "description": _f(Str()),
+    },
+)
+
 # ---- cards --------------------------------------------------------------------------
 
 _CARD_FIELDS = {
@@ -398,6 +409,7 @@ PACK_FILE = Record(
         "invariants": _f(Seq(INVARIANT), "facts of the game that hold in every position"),
         "evaluation": _f(EXPRESSION, "how good a position is for 'you', for search bots"),
         "statistics": _f(Table(value=STATISTIC), "card moves counted in simulation results"),
+        "choosable": _f(Table(value=CHOOSABLE), "cards a game may be told to use by name (--scenario NAME)"),
         "cards": _f(Seq(CARD), "the card definitions"),
         "extend": _f(EXTEND),
         "limits": _f(LIMITS),
