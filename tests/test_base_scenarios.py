@@ -115,6 +115,18 @@ def test_simulate_with_a_scenario_for_every_player_count(
     assert len(record["scores"]) == players
 
 
+def test_a_choice_given_as_a_variant(capsys: Capsys) -> None:
+    """`--variant scenario=NAME` is the same setting as `--scenario NAME`."""
+    args = ("playthrough", "--pack", "base-scenarios", "--seed", "4")
+    code, by_variant, _ = run(capsys, *args, "--variant", "scenario=mobilized")
+    assert code == 0
+    code, by_option, _ = run(capsys, *args, "--scenario", "mobilized")
+    assert code == 0
+    assert by_variant == by_option
+    assert "variants: scenario=mobilized" in by_option
+    assert "scenario: scenario-mobilized" in by_option
+
+
 def test_a_choice_is_saved_and_replayed(engine: Engine) -> None:
     st = engine.new_game(3, 5, ["scenario=terraformer", "scenario=explorer"])
     for _ in range(30):
@@ -188,3 +200,14 @@ def test_a_bad_choosable_part_is_reported_where_it_is(tmp_path: Path, choosable:
     with pytest.raises(PackError) as info:
         Engine.load([str(mod)])
     assert message in str(info.value)
+
+
+def test_a_variant_name_with_the_choice_separator_is_refused(tmp_path: Path) -> None:
+    mod = tmp_path / "my-mod"
+    mod.mkdir()
+    (mod / "pack.yaml").write_text(
+        "id: my-mod\nname: My mod\nversion: 0.1.0\nrequires: [base]\nfiles: [rules.yaml]\n", encoding="utf-8"
+    )
+    (mod / "rules.yaml").write_text("variants:\n  a=b: {description: x}\n", encoding="utf-8")
+    with pytest.raises(PackError, match=r"rules.yaml:2:3: variant 'a=b': a variant name has no '='"):
+        Engine.load([str(mod)])

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl import ast
+from rules_dsl import ast, chosen
 from rules_dsl.compiler import names
 from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.invariants import compile_invariants
@@ -483,6 +483,9 @@ class _Builder:
                 vloc = key_loc(node, name, loc.file)
                 if not hasattr(spec, "items"):
                     self.problems.add(vloc, f"variant {name!r} must be a mapping")
+                    continue
+                if chosen.SEPARATOR in str(name):  # OPTION=NAME is a chosen card (rules_dsl/chosen.py)
+                    self.problems.add(vloc, f"variant {name!r}: a variant name has no {chosen.SEPARATOR!r}")
                     continue
                 for field in spec:
                     if field not in shape.VARIANT.names():
