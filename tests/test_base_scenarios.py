@@ -44,9 +44,10 @@ SCENARIOS = {
     "explorer": ((0, 1, 2, 2, 2, 2), None, "survey-team"),
     "artificial-intelligence": ((0, 0, 0, 0, 0, 0), None, "artificial-intelligence"),
     "imperialism": ((2, 0, 2, 2, 2, 2), None, "imperialism"),
-    # the promotional scenarios 20, 21, 23, 24
+    # the promotional scenarios 20-24
     "mobilized": ((1, 1, 0, 2, 2, 3), None, "mobilization"),
     "war-path": ((3, 2, 0, 2, 2, 0), "chrispen", "war-path"),
+    "bountiful-harvest": ((3, 2, 3, 1, 1, 0), "mesia-sednim", "abundance"),
     "terraformer": ((3, 0, 1, 1, 2, 2), None, "terraforming"),
     "network-admin": ((2, 2, 2, 1, 0, 2), "pomerene", "data-network"),
 }
@@ -144,8 +145,8 @@ def test_unknown_scenario_names_the_choices(capsys: Capsys) -> None:
     assert code == 2  # a usage error
     assert (
         "--scenario nope: Eminent Domain: Scenarios has no such scenario; its scenarios: artificial-intelligence, "
-        "explorer, fertile-ground, imperialism, mobilized, network-admin, scorched-earth, streamlined, terraformer, "
-        "war-path" in err
+        "bountiful-harvest, explorer, fertile-ground, imperialism, mobilized, network-admin, scorched-earth, "
+        "streamlined, terraformer, war-path" in err
     )
     code, _, err = run(capsys, "playthrough", "--pack", "base", "--scenario", "explorer")
     assert code == 2
@@ -211,3 +212,15 @@ def test_a_variant_name_with_the_choice_separator_is_refused(tmp_path: Path) -> 
     (mod / "rules.yaml").write_text("variants:\n  a=b: {description: x}\n", encoding="utf-8")
     with pytest.raises(PackError, match=r"rules.yaml:2:3: variant 'a=b': a variant name has no '='"):
         Engine.load([str(mod)])
+
+
+def test_slot_room_must_name_a_quantity(tmp_path: Path) -> None:
+    mod = tmp_path / "my-mod"
+    mod.mkdir()
+    (mod / "pack.yaml").write_text(
+        "id: my-mod\nname: My mod\nversion: 0.1.0\nrequires: [base-scenarios]\nfiles: [words.yaml]\n", encoding="utf-8"
+    )
+    (mod / "words.yaml").write_text("vocabulary:\n  slot-room: resource-rom\n", encoding="utf-8")
+    with pytest.raises(PackError, match=r"words.yaml:2:14: slot-room: 'resource-rom' must be a quantity") as info:
+        Engine.load([str(mod)])
+    assert "did you mean 'resource-room'?" in str(info.value)

@@ -214,8 +214,8 @@ def _vocabulary(m: _Merger, pack: str, part: Located) -> None:
             for i, item in enumerate(value):
                 card = item.get("card") if hasattr(item, "get") else item
                 m.define(f"wild card {card}", pack, value_loc(value, i, file), item)
-        elif key == "draw":
-            m.define("draw", pack, key_loc(node, key, file), value)
+        elif key in ("draw", "slot-room"):
+            m.define(key, pack, key_loc(node, key, file), value)
 
 
 def _named(m: _Merger, pack: str, part: Located, what: str) -> None:

@@ -231,6 +231,7 @@ VOCABULARY = Record(
         "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "named lists of shared zones"),
         "wild-cards": _f(Seq(WILD_CARD), "cards that count as every symbol while a condition holds"),
         "draw": _f(Record(fields={"from": _f(Str()), "to": _f(Str())}), "what 'draw N cards' means"),
+        "slot-room": _f(Str(), "a quantity: each slot of a card in a player's zones holds that many more tokens"),
         # the modding surface: what card abilities may hook (docs/modding.md#abilities-and-the-modding-surface)
         "abilities": _f(
             Record(fields={"zone": _f(Str(), required=True), "facing": _f(Str(enum=FACINGS))}),
