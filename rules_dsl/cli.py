@@ -161,10 +161,8 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 
 def _variants(engine: Engine, args: argparse.Namespace) -> list[str] | None:
-    """`--variant` and `--scenario` (a variant scenario-NAME of the pack)."""
-    rules = engine.rules
-    chosen = None if args.variant is None and not args.scenario else list(args.variant or rules.default_variants)
-    return terminal.with_scenarios(rules.name, rules.variants, args.scenario, chosen)
+    """`--variant` and `--scenario` (the choice scenario=NAME, rules_dsl/chosen.py)."""
+    return terminal.with_scenarios(engine.rules, args.scenario, args.variant)
 
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
@@ -266,7 +264,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
-    p.add_argument("--scenario", action="append", metavar="NAME", help="a scenario of the pack (variant scenario-NAME)")
+    p.add_argument(
+        "--scenario", action="append", metavar="NAME", help="a scenario card, by name (the choice scenario=NAME)"
+    )
     p.set_defaults(func=cmd_playthrough)
 
     p = sub.add_parser("play", help="play a game at the terminal against random bots")
@@ -274,7 +274,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
-    p.add_argument("--scenario", action="append", metavar="NAME", help="a scenario of the pack (variant scenario-NAME)")
+    p.add_argument(
+        "--scenario", action="append", metavar="NAME", help="a scenario card, by name (the choice scenario=NAME)"
+    )
     p.add_argument(
         "--human",
         type=terminal.whole_number(1),

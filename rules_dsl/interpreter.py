@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rules_dsl import rng
+from rules_dsl import chosen, rng
 from rules_dsl.effects.base import CURRENT, running_card
 from rules_dsl.errors import GameRecord, GameRuntimeError, IllegalOption, RulesError, RulesLoopError
 from rules_dsl.rules import Rules
@@ -22,6 +22,11 @@ def resolve_params(rules: Rules, players: int, variants: Iterable[str]) -> dict[
         else:
             params[name] = value
     for vname in variants:
+        if chosen.is_choice(vname):  # OPTION=NAME: a chosen card turns on its option's variant
+            option, _ = chosen.parse(rules, vname)
+            if not option.variant:
+                continue
+            vname = option.variant
         variant = rules.variants.get(vname)
         if variant is None:
             known = ", ".join(sorted(rules.variants)) or "none"
@@ -41,8 +46,8 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
         fewest, most = rules.min_players, rules.max_players
         allowed = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
         raise RulesError(f"{rules.name} is for {allowed} players, not {players}")
-    chosen = list(rules.default_variants if variants is None else variants)
-    params = resolve_params(rules, players, chosen)
+    variant_names = list(rules.default_variants if variants is None else variants)
+    params = resolve_params(rules, players, variant_names)
     zones: dict[str, list[int]] = {}
     for z in rules.zones.values():
         if z.per_player:
@@ -57,6 +62,7 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
         for _ in range(count):
             zones[ct.zone].append(len(cards))
             cards.append(CardState(t, ct.zone, up))
+    chosen.place(rules, variant_names, cards, zones)
     counters = {
         c.name: [c.start if isinstance(c.start, int) else params[c.start]] * players
         for c in rules.counters.values()
@@ -65,7 +71,7 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
     shared = {name: (v if isinstance(v, int) else params[v]) for name, v in rules.shared_counters.items()}
     st = GameState(
         packs=list(rules.packs),
-        variants=chosen,
+        variants=variant_names,
         players=players,
         seed=seed,
         rng=rng.seed_state(seed),

@@ -88,6 +88,18 @@ class Variant:
 
 
 @attrs.frozen
+class Choosable:
+    """A pack's `choosable:` entry: cards a game may be told to use by name (rules_dsl/chosen.py)."""
+
+    option: str  # OPTION of `OPTION=NAME` in a game's variants (`--scenario NAME` is `scenario=NAME`)
+    source: str  # the zone the cards start in
+    target: str  # the zone a chosen card is put in before the set-up, the first chosen on top
+    prefix: str  # NAME is the card id without it
+    variant: str  # a variant a choice turns on, or ""
+    description: str
+
+
+@attrs.frozen
 class Rules:
     packs: tuple[str, ...]
     name: str
@@ -127,3 +139,4 @@ class Rules:
     statistics: tuple[Statistic, ...] = ()
     # a card slot named by a token group holds one token of any of its kinds ("any resource")
     slot_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    choosable: dict[str, Choosable] = attrs.Factory(dict)  # option -> the cards it chooses from

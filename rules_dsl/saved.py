@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules_dsl import interpreter, serialize
+from rules_dsl import chosen, interpreter, serialize
 from rules_dsl.errors import RulesError, StateFormatError
 from rules_dsl.rules import Rules
 from rules_dsl.state import GameState
@@ -43,7 +43,7 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
     if not rules.min_players <= n <= rules.max_players:
         problems.append(f"{n} players: these rules are for {rules.min_players} to {rules.max_players}")
         return problems  # everything below depends on the player count
-    unknown = [v for v in st.variants if v not in rules.variants]
+    unknown = [v for v in st.variants if v not in rules.variants and not chosen.is_choice(v)]
     if unknown:
         problems.append(f"unknown variants {unknown}")
     else:

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl import results
+from rules_dsl import chosen, results
 from rules_dsl.bots import Turn, make_bot
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
@@ -66,7 +66,7 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
         "pack": batch.pack,
         "packs": list(engine.rules.packs),
         "variants": list(st.variants),
-        "scenario": None,
+        "scenario": ", ".join(v for v in st.variants if chosen.is_choice(v)) or None,  # the chosen cards
         "players": batch.players,
         "bots": list(batch.bots),
         "budget": batch.budget,
@@ -339,7 +339,7 @@ def add_arguments(p: Any) -> None:
         "--scenario",
         action="append",
         metavar="NAME",
-        help="a scenario of the pack (its variant scenario-NAME); repeat for several",
+        help="a scenario card of the pack, by name (the choice scenario=NAME); repeat for several",
     )
     p.add_argument(
         "--bots",
@@ -397,8 +397,7 @@ def command(args: Any) -> int:
     bots = parse_bots(args.bots, args.players)
     if "ismcts" in bots:
         parse_budget(args.budget)
-    picked = None if args.variant is None and not args.scenario else list(args.variant or rules.default_variants)
-    picked = terminal.with_scenarios(rules.name, rules.variants, args.scenario, picked)
+    picked = terminal.with_scenarios(rules, args.scenario, args.variant)
     variants = None if picked is None else tuple(picked)
     batch = Batch(tuple(paths), args.pack, args.players, variants, tuple(bots), args.budget)
     # a bad variant or a pack without an evaluation for greedy/ismcts: a clear error now

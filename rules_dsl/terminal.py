@@ -17,7 +17,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from rules_dsl import chosen
 from rules_dsl.errors import RulesError
+from rules_dsl.rules import Rules
 
 PIPE_WIDTH = 10_000  # a table sent to a pipe is never wrapped
 
@@ -91,23 +93,22 @@ def check_players(name: str, fewest: int, most: int, players: int) -> None:
         raise UsageError(f"--players {players}: {name} is for {player_range(fewest, most)}")
 
 
-SCENARIO_PREFIX = "scenario-"
+SCENARIO_OPTION = "scenario"  # `--scenario NAME` is the choice `scenario=NAME` (rules_dsl/chosen.py)
 
 
-def with_scenarios(
-    name: str, variants: Iterable[str], scenarios: Iterable[str] | None, chosen: list[str] | None
-) -> list[str] | None:
-    """`--scenario NAME`: the pack's variant `scenario-NAME` (a pack offers a scenario by
-    giving a variant of that name), added to the variants chosen (or to the defaults)."""
+def with_scenarios(rules: Rules, scenarios: Iterable[str] | None, picked: list[str] | None) -> list[str] | None:
+    """`--scenario NAME`: the choice `scenario=NAME` of the pack's `choosable:` option
+    `scenario`, added to the variants picked (or to the defaults), in the order given."""
     if not scenarios:
-        return chosen
-    offered = sorted(v[len(SCENARIO_PREFIX) :] for v in variants if v.startswith(SCENARIO_PREFIX))
-    out = list(chosen or [])
+        return picked
+    option = rules.choosable.get(SCENARIO_OPTION)
+    offered = [] if option is None else chosen.names(rules, option)
+    out = list(picked if picked is not None else rules.default_variants)
     for scenario in scenarios:
         if scenario not in offered:
-            choices = ", ".join(offered) if offered else "none (it has no variant named scenario-NAME)"
-            raise UsageError(f"--scenario {scenario}: {name} has no such scenario; its scenarios: {choices}")
-        out.append(SCENARIO_PREFIX + scenario)
+            choices = ", ".join(offered) if offered else "none (it has no choosable: scenario option)"
+            raise UsageError(f"--scenario {scenario}: {rules.name} has no such scenario; its scenarios: {choices}")
+        out.append(SCENARIO_OPTION + chosen.SEPARATOR + scenario)
     return out
 
 

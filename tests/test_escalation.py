@@ -145,7 +145,8 @@ SCENARIOS = {
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario_starting_position(engine: Engine, name: str) -> None:
-    variants = terminal.with_scenarios(engine.rules.name, engine.rules.variants, [name], None)
+    variants = terminal.with_scenarios(engine.rules, [name], None)
+    assert variants == [f"scenario={name}"]
     st = engine.new_game(2, 5, variants)
     (deck, planet, techs) = SCENARIOS[name]
     mine = ids(engine, st, ["deck.0", "hand.0", "empire.0", "scenario.0"])
@@ -176,18 +177,24 @@ def test_scenario_starting_position(engine: Engine, name: str) -> None:
     assert ids(engine, st, ["scenario.1"])[f"scenario-{name}"] == 0
 
 
-def test_every_scenario_has_a_variant(engine: Engine) -> None:
-    scenarios = [c.id for c in engine.rules.cards if c.kind == "scenario"]
-    assert len(scenarios) == 18
-    for cid in scenarios:
-        assert f"scenario-{cid.removeprefix('scenario-')}" in engine.rules.variants
-        st = engine.new_game(2, 1, [cid])
-        assert ids(engine, st, ["scenario.0"])[cid] == 1
+def test_every_scenario_can_be_chosen(engine: Engine) -> None:
+    """The 18 cards of the box are dealt (the promotional ones only with promo-scenarios),
+    each can be chosen by name, and no variant or parameter names a scenario."""
+    st = engine.new_game(2, 1, ["scenarios"])
+    dealt = [c for c in engine.rules.cards if c.kind == "scenario" and c.count == 1]
+    assert len(dealt) == 18
+    assert sum(ids(engine, st).get(c.id, 0) for c in dealt) == 18
+    for card in dealt:
+        st = engine.new_game(2, 1, [f"scenario={card.id.removeprefix('scenario-')}"])
+        assert ids(engine, st, ["scenario.0"])[card.id] == 1
+        assert "scenarios" in st.variants or st.params["SCENARIOS"] == 1
+    assert not [v for v in engine.rules.variants if v.startswith("scenario-")]
+    assert not [p for p in engine.rules.params if p.startswith("PICK_")]
 
 
 def test_unknown_scenario_names_the_choices(engine: Engine) -> None:
     with pytest.raises(terminal.UsageError, match=r"--scenario nope: .* its scenarios: abundance, arms-dealer, "):
-        terminal.with_scenarios(engine.rules.name, engine.rules.variants, ["nope"], None)
+        terminal.with_scenarios(engine.rules, ["nope"], None)
 
 
 @pytest.mark.parametrize("players", [1, 6])
@@ -203,7 +210,7 @@ def test_requiring_escalation_without_base(tmp_path: Path) -> None:
         "id: my-mod\nname: My mod\nversion: 0.1.0\nrequires: [escalation]\nfiles: []\n", encoding="utf-8"
     )
     # the packs Escalation requires come along: base first
-    assert Engine.load([str(mod)]).rules.packs == ("base", "escalation", "my-mod")
+    assert Engine.load([str(mod)]).rules.packs == ("base", "base-scenarios", "escalation", "my-mod")
     # a requirement neither installed nor given is named
     with pytest.raises((PackError, RulesError), match="requires pack 'nowhere'"):
         (mod / "pack.yaml").write_text(
@@ -213,19 +220,18 @@ def test_requiring_escalation_without_base(tmp_path: Path) -> None:
 
 
 def test_two_scenarios_with_the_same_start_planet(engine: Engine) -> None:
-    """Warmonger and Scientific Discovery both name Bardolph: the second player gets a
-    random base start planet instead (docs/rulings.md E5)."""
-    variants = terminal.with_scenarios(
-        engine.rules.name, engine.rules.variants, ["warmonger", "scientific-discovery"], None
-    )
+    """Warmonger and Scientific Discovery both name Bardolph: the first player (Warmonger,
+    named first) gets it, the second a random base start planet instead (docs/rulings.md E5)."""
+    variants = terminal.with_scenarios(engine.rules, ["warmonger", "scientific-discovery"], None)
     st = engine.new_game(2, 11, variants)
+    assert ids(engine, st, ["scenario.0"])["scenario-warmonger"] == 1
+    assert ids(engine, st, ["scenario.1"])["scenario-scientific-discovery"] == 1
     empires = [ids(engine, st, [f"empire.{p}"]) for p in range(2)]
-    assert sum(e["bardolph"] for e in empires) == 1
+    assert empires[0]["bardolph"] == 1
     for e in empires:
         planets = [c for c in e if engine.rules.cards[engine.rules.card_index[c]].kind == "planet"]
         assert len(planets) == 1
-    other = empires[0] if empires[1]["bardolph"] else empires[1]
-    (planet,) = [c for c in other if engine.rules.cards[engine.rules.card_index[c]].kind == "planet"]
+    (planet,) = [c for c in empires[1] if engine.rules.cards[engine.rules.card_index[c]].kind == "planet"]
     assert engine.rules.cards[engine.rules.card_index[planet]].zone == "start-planets"
 
 
@@ -250,7 +256,7 @@ def test_simulate_with_a_scenario_and_bad_input(capsys: Capsys) -> None:
         capsys, "simulate", "--pack", "escalation", "--players", "5", "--games", "1", "--scenario", "warmonger"
     )
     assert code == 0
-    assert "variants: scenario-warmonger" in out
+    assert "variants: scenario=warmonger" in out
     code, out, err = run(capsys, "simulate", "--pack", "escalation", "--games", "1", "--scenario", "nope")
     assert code == 2  # a usage error
     assert "--scenario nope: Eminent Domain: Escalation has no such scenario; its scenarios: abundance," in err

@@ -57,6 +57,11 @@ def test_built_in_packs_are_entry_points_of_the_distribution() -> None:
         assert pack.engine == ">=0.1"
     assert packs["base"].players == (2, 4)
     assert packs["microcosm"].players == (2, 2)
+    # a pack whose id is not its folder's name (expansions/scenarios)
+    scenarios = packs["base-scenarios"]
+    assert Path(scenarios.folder).resolve() == (ROOT / "expansions" / "scenarios").resolve()
+    assert scenarios.requires == ("base",)
+    assert packs["escalation"].requires == ("base", "base-scenarios")
 
 
 def test_every_pack_folder_of_the_repository_ships_with_an_entry_point() -> None:
@@ -90,7 +95,8 @@ def test_pack_ids_and_paths_resolve_with_requirements(tmp_path: Path) -> None:
 def test_unknown_pack_id_is_a_clear_error() -> None:
     with pytest.raises(
         RulesError,
-        match=r"no pack 'bse': give an installed pack \(base, escalation, microcosm.*\(did you mean 'base'\?\)",
+        match=r"no pack 'bse': give an installed pack \(base, base-scenarios, escalation, microcosm.*"
+        r"\(did you mean 'base'\?\)",
     ):
         pack_paths("bse")
 
@@ -251,7 +257,7 @@ def test_no_pack_at_all_is_a_clear_error(capsys: Capsys, argv: list[str]) -> Non
     code, out, err = run(capsys, *argv)
     assert code == 1
     assert out == ""
-    assert err.startswith("error: no pack given: name an installed pack (base, escalation, microcosm")
+    assert err.startswith("error: no pack given: name an installed pack (base, base-scenarios, escalation, microcosm")
 
 
 def test_missing_requirement_is_named(tmp_path: Path, capsys: Capsys) -> None:
@@ -390,7 +396,13 @@ def test_bash_completion_offers_commands_installed_packs_and_folders(tmp_path: P
 
     assert complete("rules-dsl", "val") == ["validate"]
     assert "--processes" in complete("rules-dsl", "simulate", "--pro")
-    assert complete("rules-dsl", "simulate", "--pack", "") == ["base", "escalation", "microcosm", "my-mod"]
+    assert complete("rules-dsl", "simulate", "--pack", "") == [
+        "base",
+        "base-scenarios",
+        "escalation",
+        "microcosm",
+        "my-mod",
+    ]
     assert complete("rules-dsl", "cards", "--pack", "mi") == ["microcosm"]
 
 

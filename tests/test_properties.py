@@ -42,14 +42,27 @@ seeds_st = st.integers(min_value=0, max_value=2**31 - 1)
 variants_st = st.one_of(st.none(), st.lists(st.sampled_from(BASE_VARIANTS), unique=True, max_size=len(BASE_VARIANTS)))
 SPICE_MARKET = str(Path(__file__).resolve().parent.parent / "examples" / "games" / "spice-market")
 # (pack, players, variants): the base game in every variant mix, Microcosm, Escalation with
-# 2-5 players with and without scenarios, and the example game
+# 2-5 players with and without scenarios, the base game with scenarios, and the example game
 games_st = st.one_of(
     st.tuples(st.just("base"), players_st, variants_st),
     st.tuples(st.just("microcosm"), st.just(2), st.none()),
     st.tuples(
         st.just("escalation"),
         st.integers(min_value=2, max_value=5),
-        st.sampled_from([None, ["scenarios"], ["scenario-battlecruiser", "no-final-round"]]),
+        st.sampled_from(
+            [
+                None,
+                ["scenarios"],
+                ["scenario=battlecruiser", "no-final-round"],
+                ["promo-scenarios", "scenario=war-path"],
+            ]
+        ),
+    ),
+    # the base game with scenario cards: dealt at random (the promotional ones too), or chosen
+    st.tuples(
+        st.just("base-scenarios"),
+        players_st,
+        st.sampled_from([None, ["scenario=network-admin"], ["box-scenarios-only", "scenario=explorer"]]),
     ),
     st.tuples(st.just(SPICE_MARKET), players_st, st.sampled_from([None, ["wide-market"], ["no-bonus"]])),
 )

@@ -59,12 +59,25 @@ def test_the_wheel_installs_and_plays_every_pack(tmp_path: Path) -> None:
     assert Path(where.strip()).is_relative_to(venv), where  # not this checkout
 
     packs = {p["id"]: p for p in json.loads(sh(cli, "packs", "--json", cwd=empty, env=env))}
-    assert set(packs) == {"base", "escalation", "microcosm"}
+    assert set(packs) == {"base", "base-scenarios", "escalation", "microcosm"}
     for pack in packs.values():
         assert pack["problem"] == ""
         assert Path(pack["folder"]).is_relative_to(venv)
     sh(cli, "simulate", "--pack", "microcosm", "--games", "3", "--quiet", cwd=empty, env=env)
     sh(cli, "simulate", "--pack", "escalation", "--players", "5", "--games", "1", "--quiet", cwd=empty, env=env)
+    sh(
+        cli,
+        "simulate",
+        "--pack",
+        "base-scenarios",
+        "--scenario",
+        "scorched-earth",
+        "--games",
+        "1",
+        "--quiet",
+        cwd=empty,
+        env=env,
+    )
     assert sh(cli, "validate", "base", cwd=empty, env=env).startswith("ok: ")
     assert "base" in sh(cli, "packs", cwd=empty, env=env)
 

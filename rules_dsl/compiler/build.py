@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl import ast
+from rules_dsl import ast, chosen
 from rules_dsl.compiler import names
 from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.invariants import compile_invariants
@@ -24,7 +24,7 @@ from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, find_pack_folders, key_loc, load_pack, value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 from rules_dsl.parser import parse
-from rules_dsl.rules import CardType, EndTrigger, Rules, Statistic, Variant
+from rules_dsl.rules import CardType, Choosable, EndTrigger, Rules, Statistic, Variant
 
 CARD_FIELDS = shape.CARD_FIELDS
 # Bounds on the cards of a game (docs/modding.md#limits): every copy is a CardState in
@@ -143,6 +143,7 @@ class _Builder:
         cards = self.composed.cards
         texts = self.parse_all(cards)
         statistics = self.read_statistics(voc)
+        choosable = self.read_choosable(voc, variants)
         evaluation_part = self.composed.evaluation
         evaluation_tree = None if evaluation_part is None else self.parse_text(evaluation_part, "expression")
         lets = {"X", "N"}
@@ -260,6 +261,7 @@ class _Builder:
             invariants=invariants,
             evaluation=evaluation,
             statistics=tuple(statistics),
+            choosable=choosable,
             slot_groups=dict(voc.token_groups),
         )
 
@@ -378,6 +380,61 @@ class _Builder:
             out.append(Statistic(str(name), ends[0], ends[1]))
         return out
 
+    def read_choosable(self, voc: Vocabulary, variants: dict[str, Variant]) -> dict[str, Choosable]:
+        """`choosable: {OPTION: {from: ZONE, to: ZONE, prefix:, variant:, description:}}`, entry by
+        entry (a later pack replaces an option of the same name)."""
+        out: dict[str, Choosable] = {}
+        for part in self.parts.get("choosable", []):
+            node, file = part.value, part.loc.file
+            if not hasattr(node, "items"):
+                self.problems.add(part.loc, "choosable must map an option name to {from: zone, to: zone}")
+                continue
+            for option, spec in node.items():
+                loc = key_loc(node, option, file)
+                if not hasattr(spec, "items") or not {"from", "to"} <= set(spec):
+                    self.problems.add(
+                        loc, f"choosable {option!r} must give from: and to: zones", expected=["from", "to"]
+                    )
+                    continue
+                known = shape.CHOOSABLE.names()
+                for key in spec:
+                    if key not in known:
+                        self.problems.add(
+                            key_loc(spec, key, file),
+                            f"unknown key {key!r} in choosable {option!r}",
+                            expected=sorted(known),
+                            suggestion=suggest(str(key), known),
+                        )
+                for end in ("from", "to"):
+                    if spec[end] in voc.zones and voc.zones[spec[end]].per_player:
+                        self.problems.add(
+                            value_loc(spec, end, file), f"choosable {option!r}: {spec[end]!r} must be a shared zone"
+                        )
+                    elif spec[end] not in voc.zones:
+                        self.problems.add(
+                            value_loc(spec, end, file),
+                            f"choosable {option!r}: unknown zone {spec[end]!r}",
+                            expected=sorted(voc.zones),
+                            suggestion=suggest(str(spec[end]), voc.zones),
+                        )
+                variant = str(spec.get("variant", ""))
+                if variant and variant not in variants:
+                    self.problems.add(
+                        value_loc(spec, "variant", file),
+                        f"choosable {option!r}: unknown variant {variant!r}",
+                        expected=sorted(variants),
+                        suggestion=suggest(variant, variants),
+                    )
+                out[str(option)] = Choosable(
+                    str(option),
+                    str(spec["from"]),
+                    str(spec["to"]),
+                    str(spec.get("prefix", "")),
+                    variant,
+                    str(spec.get("description", "")),
+                )
+        return out
+
     def player_range(self) -> tuple[int, int]:
         for s in reversed(self.sources):
             if s.players:
@@ -426,6 +483,9 @@ class _Builder:
                 vloc = key_loc(node, name, loc.file)
                 if not hasattr(spec, "items"):
                     self.problems.add(vloc, f"variant {name!r} must be a mapping")
+                    continue
+                if chosen.SEPARATOR in str(name):  # OPTION=NAME is a chosen card (rules_dsl/chosen.py)
+                    self.problems.add(vloc, f"variant {name!r}: a variant name has no {chosen.SEPARATOR!r}")
                     continue
                 for field in spec:
                     if field not in shape.VARIANT.names():

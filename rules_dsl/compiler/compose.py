@@ -167,6 +167,8 @@ def compose(sources: list[PackSource], problems: Problems) -> Composed:
             _named(m, src.id, parts["parameters"], "parameter")
         if "variants" in parts:
             _variants(m, src.id, parts["variants"])
+        if "choosable" in parts:
+            _named(m, src.id, parts["choosable"], "choosable")
         if "default-variants" in parts:
             part = parts["default-variants"]
             if m.define("default-variants", src.id, part.loc, part.value):
@@ -212,8 +214,8 @@ def _vocabulary(m: _Merger, pack: str, part: Located) -> None:
             for i, item in enumerate(value):
                 card = item.get("card") if hasattr(item, "get") else item
                 m.define(f"wild card {card}", pack, value_loc(value, i, file), item)
-        elif key == "draw":
-            m.define("draw", pack, key_loc(node, key, file), value)
+        elif key in ("draw", "slot-room"):
+            m.define(key, pack, key_loc(node, key, file), value)
 
 
 def _named(m: _Merger, pack: str, part: Located, what: str) -> None:

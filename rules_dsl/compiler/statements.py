@@ -300,12 +300,14 @@ class StatementCompiler:
         )
 
     def s_FillSlot(self, node: ast.FillSlot, optional: str) -> Effect:
+        room = self.voc.slot_room
         return self.add(
             choices.FillSlot,
             text=node.text,
             query=self.query(node.query),
             optional=bool(optional),
             pass_label=optional or "pass",
+            room=abilities.Quantity(room, self.quantity(room, node.pos)) if room else None,
         )
 
     def s_Let(self, node: ast.Let, optional: str) -> Effect:

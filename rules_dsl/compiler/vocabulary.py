@@ -39,6 +39,8 @@ class Vocabulary:
     moments: dict[str, str] = attrs.Factory(dict)
     windows: dict[str, str] = attrs.Factory(dict)
     quantities: dict[str, tuple[int | str, str]] = attrs.Factory(dict)  # name -> (start, meaning)
+    slot_room: str = ""  # a quantity: each slot of a player's cards holds that many more tokens
+    slot_room_loc: Loc | None = None
     ability_zone: tuple[str, str] = ("", "")  # (per-player zone, facing "" | up | down)
     ability_loc: Loc | None = None
     # properties whose values each stand for an expression: name -> value -> (text, where)
@@ -141,6 +143,8 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                     facing = ""
                 voc.ability_zone = (str(value["zone"]), facing)
                 voc.ability_loc = vloc
+            elif key == "slot-room":
+                voc.slot_room, voc.slot_room_loc = str(value), vloc
             elif key == "draw":
                 if not hasattr(value, "get") or set(value) - {"from", "to"}:
                     problems.add(vloc, "draw must be {from: ZONE, to: ZONE}")
@@ -371,6 +375,13 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
             voc.ability_loc or loc,
             f"abilities: {zname!r} must be a zone with per: player",
             suggestion=suggest(zname, voc.zones),
+        )
+    if voc.slot_room and voc.slot_room not in voc.quantities:
+        problems.add(
+            voc.slot_room_loc or loc,
+            f"slot-room: {voc.slot_room!r} must be a quantity of the vocabulary",
+            expected=sorted(voc.quantities),
+            suggestion=suggest(voc.slot_room, voc.quantities),
         )
     for q in voc.quantities:
         if q in voc.counter_words:

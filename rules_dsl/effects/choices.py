@@ -12,7 +12,7 @@ import attrs
 
 from rules_dsl.effects.base import CURRENT, Effect, bind, check_depth, push, source_of
 from rules_dsl.effects.control import Guard, Scope
-from rules_dsl.effects.values import CardExpr, CardSet, group_zones
+from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
 from rules_dsl.state import Decision, Frame, GameState, without
 
 
@@ -205,29 +205,42 @@ class TokenChoice(Guard):
 
 @attrs.frozen(eq=False)
 class FillSlot(TokenChoice):
-    """`fill an empty slot on a face-up card in your tableau`: a token of the slot's kind."""
+    """`fill an empty slot on a face-up card in your tableau`: a token of the slot's kind.
+    A slot with room for more (the vocabulary's `slot-room` quantity of the card's owner)
+    is "empty" until it holds that many more."""
 
     eid: int
     text: str
     query: CardSet
     optional: bool = False
     pass_label: str = "pass"
+    room: NumExpr | None = None  # the vocabulary's slot-room quantity, if it has one
 
     def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
         types = CURRENT.rules.cards
         values: list[Any] = []
         groups = CURRENT.rules.slot_groups
+        rooms: dict[int, int] = {}  # owner -> tokens each slot holds
         for c in self.query.cards(st, fr):
             cs = st.cards[c]
             slots = types[cs.type].slots
+            if not slots:
+                continue
+            each = 1
+            if self.room is not None:
+                owner = owner_of(st, c)
+                if owner not in rooms:
+                    extra = 0 if owner < 0 else self.room.num(st, Frame(-1, owner, -1, 0, None, None))
+                    rooms[owner] = 1 + max(0, extra)
+                each = rooms[owner]
             for kind, cap in slots.items():
                 if kind in groups:
                     # an "any" slot: tokens of the group beyond the card's own slots of their kind
                     members = groups[kind]
-                    held = sum(max(0, cs.tokens.count(k) - slots.get(k, 0)) for k in members)
-                    if held < cap:
+                    held = sum(max(0, cs.tokens.count(k) - slots.get(k, 0) * each) for k in members)
+                    if held < cap * each:
                         values.extend([c, k] for k in members)
-                elif cs.tokens.count(kind) < cap:
+                elif cs.tokens.count(kind) < cap * each:
                     values.append([c, kind])
         return token_options(st, values)
 

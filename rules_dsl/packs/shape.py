@@ -231,6 +231,7 @@ VOCABULARY = Record(
         "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "named lists of shared zones"),
         "wild-cards": _f(Seq(WILD_CARD), "cards that count as every symbol while a condition holds"),
         "draw": _f(Record(fields={"from": _f(Str()), "to": _f(Str())}), "what 'draw N cards' means"),
+        "slot-room": _f(Str(), "a quantity: each slot of a card in a player's zones holds that many more tokens"),
         # the modding surface: what card abilities may hook (docs/modding.md#abilities-and-the-modding-surface)
         "abilities": _f(
             Record(fields={"zone": _f(Str(), required=True), "facing": _f(Str(enum=FACINGS))}),
@@ -305,6 +306,17 @@ STATISTIC = Record(
         "from": _f(ZONE_NAMES, "the zone (or zones) a counted card comes from", required=True),
         "to": _f(ZONE_NAMES, "the zone (or zones) it goes to", required=True),
     }
+)
+
+CHOOSABLE = Record(
+    doc="Cards a game may be told to use by name: OPTION=NAME among its variants (docs/modding.md#chosen-cards).",
+    fields={
+        "from": _f(Str(), "the zone whose cards may be chosen", required=True),
+        "to": _f(Str(), "the zone a chosen card is put in before the set-up, the first chosen on top", required=True),
+        "prefix": _f(Str(), "NAME is the card id without this prefix"),
+        "variant": _f(Str(), "a variant that choosing a card turns on"),
+        "description": _f(Str()),
+    },
 )
 
 # ---- cards --------------------------------------------------------------------------
@@ -398,6 +410,7 @@ PACK_FILE = Record(
         "invariants": _f(Seq(INVARIANT), "facts of the game that hold in every position"),
         "evaluation": _f(EXPRESSION, "how good a position is for 'you', for search bots"),
         "statistics": _f(Table(value=STATISTIC), "card moves counted in simulation results"),
+        "choosable": _f(Table(value=CHOOSABLE), "cards a game may be told to use by name (--scenario NAME)"),
         "cards": _f(Seq(CARD), "the card definitions"),
         "extend": _f(EXTEND),
         "limits": _f(LIMITS),

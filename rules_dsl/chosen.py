@@ -1,0 +1,60 @@
+"""Chosen cards: a game told by name which cards to use (docs/modding.md#chosen-cards).
+
+A pack's `choosable:` part names options, each `{from: ZONE, to: ZONE, prefix:, variant:}`.
+A game's variant list may hold a choice `OPTION=NAME`: the card `PREFIX+NAME` is taken from
+the `from` zone and put in the `to` zone before the set-up (the first chosen on top), and
+the option's variant is on. A choice is written among the variants so that every place that
+keeps a game's variants (the saved state, results, failure records, scenario files, golden
+games) keeps it, and a replay makes the same choice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rules_dsl.errors import RulesError
+from rules_dsl.rules import Choosable, Rules
+from rules_dsl.state import CardState
+
+SEPARATOR = "="
+
+
+def is_choice(entry: str) -> bool:
+    return SEPARATOR in entry
+
+
+def names(rules: Rules, option: Choosable) -> list[str]:
+    """The names an option offers: the ids (without the prefix) of the cards that start in its zone."""
+    return sorted(
+        c.id[len(option.prefix) :] for c in rules.cards if c.zone == option.source and c.id.startswith(option.prefix)
+    )
+
+
+def parse(rules: Rules, entry: str) -> tuple[Choosable, int]:
+    """`OPTION=NAME` -> (the option, the chosen card type), or an error naming the choices."""
+    option_name, _, name = entry.partition(SEPARATOR)
+    option = rules.choosable.get(option_name)
+    if option is None:
+        offered = ", ".join(sorted(rules.choosable)) or "none (the pack has no choosable: part)"
+        raise RulesError(f"{entry}: {rules.name} has no choosable {option_name!r}; its choosable options: {offered}")
+    offered_names = names(rules, option)
+    if name not in offered_names:
+        choices = ", ".join(offered_names)
+        raise RulesError(f"{entry}: {rules.name} has no {option_name} {name!r}; its {option_name} choices: {choices}")
+    return option, rules.card_index[option.prefix + name]
+
+
+def place(rules: Rules, entries: Iterable[str], cards: list[CardState], zones: dict[str, list[int]]) -> None:
+    """Put each chosen card in its option's `to` zone, the first chosen on top."""
+    for entry in reversed([e for e in entries if is_choice(e)]):
+        option, t = parse(rules, entry)
+        source = zones[option.source]
+        here = next((i for i in reversed(source) if cards[i].type == t), None)
+        if here is None:
+            raise RulesError(
+                f"{entry}: no card {rules.cards[t].id} is left in {option.source} "
+                "(chosen twice, or none in a game with these players and variants)"
+            )
+        source.remove(here)
+        zones[option.target].append(here)
+        cards[here].loc = option.target
+        cards[here].up = rules.zones[option.target].facing != "down"
