@@ -555,7 +555,7 @@ class Announce:
 @attrs.frozen
 class UseAbilities:
     """`use action abilities`: a window in which activated abilities may be used;
-    `use a boost ability` (one: True) uses exactly one of them."""
+    `use a boost ability` (one: True; pos: the window's name) uses exactly one of them."""
 
     window: str
     pos: Pos

@@ -435,7 +435,7 @@ class _ToAst(Transformer[Token, Any]):
 
     def use_ability(self, meta: Any, ch: list[Any]) -> ast.UseAbilities:
         window = [c for c in ch if c is not None][-1]
-        return ast.UseAbilities(str(window), _pos(meta), one=True)
+        return ast.UseAbilities(str(window), _tpos(window), one=True)  # where the window is named
 
     def can_use(self, meta: Any, ch: list[Any]) -> ast.CanUse:
         window = [c for c in ch if c is not None][-1]

@@ -478,9 +478,8 @@ class StatementCompiler:
         )
 
     def s_UseAbilities(self, node: ast.UseAbilities, optional: str) -> Effect:
-        if node.one:  # "use a boost ability": the window's name comes after the article
-            column = node.pos.column + (7 if node.window[:1] in "aeiou" else 6)
-            window = self.window(node.window, ast.Pos(node.pos.line, column, len(node.window)))
+        if node.one:  # "use a boost ability": its pos is the window's name
+            window = self.window(node.window, node.pos)
             text = f"use {'an' if window[:1] in 'aeiou' else 'a'} {window} ability"
             return self.add(abilities.UseAbility, text=text, window=window, listeners=self.listeners)
         window = self.window(node.window, ast.Pos(node.pos.line, node.pos.column + 4, len(node.window)))
