@@ -525,12 +525,14 @@ class Triggered:
 
 @attrs.frozen
 class Activated:
-    """`ONCE PER TURN, during your action: ...`."""
+    """`ONCE PER TURN, during your action: ...`, or `DURING your boost: ...` (once: False,
+    usable each time the rules offer the window)."""
 
     window: str
     block: Block
     pos: Pos
     window_pos: Pos
+    once: bool = True
 
 
 @attrs.frozen
@@ -552,7 +554,17 @@ class Announce:
 
 @attrs.frozen
 class UseAbilities:
-    """`use action abilities`: a window in which activated abilities may be used."""
+    """`use action abilities`: a window in which activated abilities may be used;
+    `use a boost ability` (one: True; pos: the window's name) uses exactly one of them."""
+
+    window: str
+    pos: Pos
+    one: bool = False
+
+
+@attrs.frozen
+class CanUse:
+    """`you can use a boost ability`: some activated ability of the window can start now."""
 
     window: str
     pos: Pos
@@ -566,7 +578,7 @@ CardSet = Query | CardsUnder | CardsUnderAll | It | ThisCard | Ref
 CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder | Query
 Expr = Number | Var | It | ThisCard | Ref | Arith | CountCards | CountSymbols | CountEmpty | CountTokens | Total
 Filter = WithSymbol | WithSection | Where | Whose
-Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | IsNoted | Not | AllOf | AnyOf
+Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | IsNoted | Not | AllOf | AnyOf | CanUse
 Stmt = (
     Block
     | Alternatives

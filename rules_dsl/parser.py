@@ -418,6 +418,9 @@ class _ToAst(Transformer[Token, Any]):
     def activated(self, meta: Any, ch: list[Any]) -> ast.Activated:
         return ast.Activated(str(ch[0]), ch[1], _pos(meta), _tpos(ch[0]))
 
+    def activated_any(self, meta: Any, ch: list[Any]) -> ast.Activated:
+        return ast.Activated(str(ch[0]), ch[1], _pos(meta), _tpos(ch[0]), once=False)
+
     def lasting_body(self, meta: Any, ch: list[Any]) -> tuple[Any, ...]:
         return tuple(ch)
 
@@ -429,6 +432,14 @@ class _ToAst(Transformer[Token, Any]):
 
     def use_abilities(self, meta: Any, ch: list[Any]) -> ast.UseAbilities:
         return ast.UseAbilities(str(ch[0]), _pos(meta))
+
+    def use_ability(self, meta: Any, ch: list[Any]) -> ast.UseAbilities:
+        window = [c for c in ch if c is not None][-1]
+        return ast.UseAbilities(str(window), _tpos(window), one=True)  # where the window is named
+
+    def can_use(self, meta: Any, ch: list[Any]) -> ast.CanUse:
+        window = [c for c in ch if c is not None][-1]
+        return ast.CanUse(str(window), _tpos(window))
 
     def nothing(self, meta: Any, ch: list[Any]) -> ast.Nothing:
         return ast.Nothing(_pos(meta))

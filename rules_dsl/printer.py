@@ -65,7 +65,7 @@ def _item(node: Any) -> str:
     if isinstance(node, ast.Triggered):
         return f"{_when(node)}: " + _lines(node.block, "  ")
     if isinstance(node, ast.Activated):
-        return f"ONCE PER TURN, during your {node.window}: " + _lines(node.block, "  ")
+        return f"{_during(node)}: " + _lines(node.block, "  ")
     if isinstance(node, ast.Continuous):
         return f"WHILE {show(node.spot)}: " + ";\n  ".join(show(m) for m in node.mods)
     return show(node)
@@ -583,9 +583,17 @@ def _triggered(n: ast.Triggered, follow: frozenset[str]) -> str:
     return f"{_when(n)}: {show(n.block)}"
 
 
+def _during(n: ast.Activated) -> str:
+    return f"ONCE PER TURN, during your {n.window}" if n.once else f"DURING your {n.window}"
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
 @prints(ast.Activated)
 def _activated(n: ast.Activated, follow: frozenset[str]) -> str:
-    return f"ONCE PER TURN, during your {n.window}: {show(n.block)}"
+    return f"{_during(n)}: {show(n.block)}"
 
 
 @prints(ast.Lasting)
@@ -601,4 +609,9 @@ def _announce(n: ast.Announce, follow: frozenset[str]) -> str:
 
 @prints(ast.UseAbilities)
 def _use_abilities(n: ast.UseAbilities, follow: frozenset[str]) -> str:
-    return f"use {n.window} abilities"
+    return f"use {_a(n.window)} ability" if n.one else f"use {n.window} abilities"
+
+
+@prints(ast.CanUse)
+def _can_use(n: ast.CanUse, follow: frozenset[str]) -> str:
+    return f"you can use {_a(n.window)} ability"

@@ -76,6 +76,26 @@ def test_unknown_window_is_a_pack_error(pack_copy: PackCopy) -> None:
     assert p.suggestion == "did you mean 'action'?"
 
 
+def test_two_abilities_of_one_window_on_a_card_are_a_pack_error(pack_copy: PackCopy) -> None:
+    # the card is the option where its abilities are offered: one per window
+    old = "      WHILE face-up in your empire: add 1 to your extra-actions"
+    second = "      DURING your action: draw 2 cards"
+    folder = pack_copy(("techs.yaml", old, f"      DURING your action: draw 1 card\n{second}"))
+    p = only_problem(folder)
+    assert (p.line, p.column) == line_col(folder, "techs.yaml", second, "action")
+    assert p.card == "productivity"
+    assert p.message == "a card has one ability for the window 'action': join them with OR in one ability"
+
+
+def test_unknown_window_in_use_a_window_ability_is_a_pack_error(pack_copy: PackCopy) -> None:
+    line = "    use an actoin ability;"
+    folder = pack_copy(("rules.yaml", "    use action abilities;", line))
+    p = only_problem(folder)
+    assert (p.line, p.column) == line_col(folder, "rules.yaml", line, "actoin")
+    assert p.message == "unknown window 'actoin'"
+    assert p.suggestion == "did you mean 'action'?"
+
+
 def test_continuous_ability_in_an_unknown_zone_is_a_pack_error(pack_copy: PackCopy) -> None:
     line = "      WHILE face-up in your empir: add 1 to your extra-actions"
     folder = pack_copy(("techs.yaml", "      WHILE face-up in your empire: add 1 to your extra-actions", line))

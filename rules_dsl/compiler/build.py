@@ -920,6 +920,12 @@ class _Builder:
         if isinstance(node, ast.Triggered):
             triggers.append(sc.trigger(node))
         else:
+            # a card is one option where its abilities are offered: one per window
+            if any(a.window == node.window for a in activated):
+                raise CompileError(
+                    f"a card has one ability for the window {node.window!r}: join them with OR in one ability",
+                    node.window_pos,
+                )
             activated.append(sc.activated(node))
 
     def word_list(self, located: Located | None, known: list[str], what: str, card: str) -> list[str]:

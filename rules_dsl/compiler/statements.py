@@ -468,8 +468,9 @@ class StatementCompiler:
         window = self.window(node.window, node.window_pos)
         self.listeners.windows.add(window)
         body = self.block(node.block)
-        text = f"ONCE PER TURN, during your {window}: {node.block.text}"
-        return self.add(abilities.ActivatedAbility, text=text, window=window, body=body)
+        during = f"ONCE PER TURN, during your {window}" if node.once else f"DURING your {window}"
+        text = f"{during}: {node.block.text}"
+        return self.add(abilities.ActivatedAbility, text=text, window=window, body=body, once=node.once)
 
     def s_Announce(self, node: ast.Announce, optional: str) -> Effect:
         moment = self.moment(node.moment, ast.Pos(node.pos.line, node.pos.column + 9, len(node.moment)))
@@ -479,6 +480,10 @@ class StatementCompiler:
         )
 
     def s_UseAbilities(self, node: ast.UseAbilities, optional: str) -> Effect:
+        if node.one:  # "use a boost ability": its pos is the window's name
+            window = self.window(node.window, node.pos)
+            text = f"use {'an' if window[:1] in 'aeiou' else 'a'} {window} ability"
+            return self.add(abilities.UseAbility, text=text, window=window, listeners=self.listeners)
         window = self.window(node.window, ast.Pos(node.pos.line, node.pos.column + 4, len(node.window)))
         return self.add(abilities.UseAbilities, text=f"use {window} abilities", window=window, listeners=self.listeners)
 
@@ -770,6 +775,8 @@ class StatementCompiler:
             return v.NotCond(self.cond(node.cond))
         if isinstance(node, ast.AllOf):
             return v.AllOf(tuple(self.cond(c) for c in node.conds))
+        if isinstance(node, ast.CanUse):
+            return abilities.CanUse(self.window(node.window, node.pos), self.listeners)
         raise CompileError("expected a condition here", _pos(node))
 
 

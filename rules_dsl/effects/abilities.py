@@ -90,12 +90,15 @@ class TriggerAbility(Effect):
 
 @attrs.frozen(eq=False)
 class ActivatedAbility(Effect):
-    """`ONCE PER TURN, during your <window>: body`. Run only by `UseAbilities`."""
+    """`ONCE PER TURN, during your <window>: body`, or `DURING your <window>: body` (once
+    False: no limit, usable each time the rules offer the window). Run only by
+    `UseAbilities` and `UseAbility`."""
 
     eid: int
     text: str
     window: str
     body: Effect
+    once: bool = True
 
 
 def _spot_cards(st: GameState, zone: str, facing: str, player: int) -> list[int]:
@@ -104,6 +107,39 @@ def _spot_cards(st: GameState, zone: str, facing: str, player: int) -> list[int]
         return cards
     up = facing == "up"
     return [c for c in cards if st.cards[c].up is up]
+
+
+def usable(st: GameState, fr: Frame, window: str, lis: Listeners) -> list[tuple[int, ActivatedAbility]]:
+    """The activated abilities of `window` that the player of `fr` may use now: on a card in
+    the ability zone, not used this turn if once per turn, and whose body can start (it sees
+    the names the rules have bound: `the role`, `N`, `the target`)."""
+    if window not in lis.windows:
+        return []
+    rules = CURRENT.rules
+    out = []
+    for c in _spot_cards(st, lis.zone, lis.facing, fr.player):
+        for ab in rules.cards[st.cards[c].type].activated:
+            if ab.window != window or (ab.once and f"{ab.eid}:{c}" in st.used):
+                continue
+            probe = Frame(ab.body.eid, fr.player, c, 0, {}, None)
+            st.frames.append(probe)
+            try:
+                ok = ab.body.can_start(st, probe)
+            finally:
+                st.frames.pop()
+            if ok:
+                out.append((c, ab))
+    return out
+
+
+def _run(st: GameState, fr: Frame, value: Any) -> None:
+    """Use the chosen ability: `[card, eid]`. A once-per-turn use is remembered."""
+    card, eid = value
+    ab = CURRENT.rules.effects[eid]
+    assert isinstance(ab, ActivatedAbility)
+    if ab.once:
+        st.used.append(f"{eid}:{card}")
+    st.frames.append(Frame(ab.body.eid, fr.player, card, 0, {}, None))
 
 
 @attrs.frozen(eq=False)
@@ -171,32 +207,13 @@ class UseAbilities(Effect):
     def execute(self, st: GameState, fr: Frame) -> bool:
         return True  # no card has such an ability
 
-    def usable(self, st: GameState, fr: Frame) -> list[tuple[int, ActivatedAbility]]:
-        rules = CURRENT.rules
-        lis = self.listeners
-        out = []
-        for c in _spot_cards(st, lis.zone, lis.facing, fr.player):
-            for ab in rules.cards[st.cards[c].type].activated:
-                if ab.window != self.window or f"{ab.eid}:{c}" in st.used:
-                    continue
-                probe = Frame(ab.body.eid, fr.player, c, 0, {}, None)
-                st.frames.append(probe)
-                try:
-                    ok = ab.body.can_start(st, probe)
-                finally:
-                    st.frames.pop()
-                if ok:
-                    out.append((c, ab))
-        return out
-
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False  # a used ability that failed part-way is done
-        usable = self.usable(st, fr)
-        if not usable:
+        found = usable(st, fr, self.window, self.listeners)
+        if not found:
             st.frames.pop()
             return
-        ids, chosen = card_options(st, [c for c, _ in usable])
-        values: list[Any] = [[c, ab.eid] for c, ab in usable if c in chosen]
+        ids, values = _options(st, found)
         st.pending = Decision(
             fr.player, f"use an ability ({self.window})?", [*ids, "pass"], [*values, None], source_of(st, fr)
         )
@@ -205,14 +222,64 @@ class UseAbilities(Effect):
         if value is None:
             st.frames.pop()
             return
-        card, eid = value
-        st.used.append(f"{eid}:{card}")
-        ab = CURRENT.rules.effects[eid]
-        assert isinstance(ab, ActivatedAbility)
-        st.frames.append(Frame(ab.body.eid, fr.player, card, 0, {}, None))
+        _run(st, fr, value)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return True
+
+
+def _options(st: GameState, found: list[tuple[int, ActivatedAbility]]) -> tuple[list[str], list[Any]]:
+    """Option ids (the cards, as for `choose`) and values (`[card, eid]`) of usable abilities;
+    the compiler allows one ability per card and window, so a card is one option."""
+    ids, chosen = card_options(st, [c for c, _ in found])
+    return ids, [[c, ab.eid] for c, ab in found if c in chosen]
+
+
+@attrs.frozen(eq=False)
+class UseAbility(Effect):
+    """`use a WINDOW ability`: exactly one usable ability of the window (the player picks
+    the card when several can start). It can start only when one can, so `A OR use a boost
+    ability` offers the cards' way only when a card gives one; with none it fails. Once one
+    is chosen, a failure inside it is absorbed, as in an alternative."""
+
+    eid: int
+    text: str
+    window: str
+    listeners: Listeners
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:
+            st.failed = False
+            st.frames.pop()
+            return
+        found = usable(st, fr, self.window, self.listeners)
+        if not found:
+            st.failed = True
+            st.frames.pop()
+            return
+        ids, values = _options(st, found)
+        if len(values) == 1:
+            self.resume(st, fr, values[0])
+            return
+        st.pending = Decision(fr.player, f"use which {self.window} ability?", ids, values, source_of(st, fr))
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        fr.pc = 1
+        _run(st, fr, value)
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return bool(usable(st, fr, self.window, self.listeners))
+
+
+@attrs.frozen(eq=False)
+class CanUse(Cond):
+    """`you can use a WINDOW ability`: `use a WINDOW ability` could start now."""
+
+    window: str
+    listeners: Listeners
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        return bool(usable(st, fr, self.window, self.listeners))
 
 
 @attrs.frozen(eq=False)
