@@ -81,16 +81,25 @@ class _PackFinder(importlib.abc.MetaPathFinder):
         return None
 
 
+TREE: list[Path] = []  # the other revision's tree, when measuring it
+
+
 def use_tree(tree: Path) -> None:
     """Import `rules_dsl` (and its packs) from `tree`: call before the first import."""
     sys.path.insert(0, str(tree))
     sys.meta_path.insert(0, _PackFinder(tree))
+    TREE.append(tree.resolve())
 
 
 def builtin_pack_folders() -> dict[str, list[str]]:
+    """Every built-in pack's folders; on another revision, the packs it has (a pack added
+    since is installed from the working tree, which that revision's engine cannot read)."""
     from rules_dsl.engine import builtin_packs
 
-    return {pack: [str(p) for p in paths] for pack, paths in builtin_packs().items()}
+    packs = {pack: [str(p) for p in paths] for pack, paths in builtin_packs().items()}
+    if TREE:
+        packs = {k: v for k, v in packs.items() if all(Path(p).resolve().is_relative_to(TREE[0]) for p in v)}
+    return packs
 
 
 # ---- the measurements (each in its own process) ------------------------------------
