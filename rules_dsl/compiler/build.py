@@ -3,6 +3,7 @@ all problems are collected and reported together."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from textwrap import shorten
 from typing import Any
@@ -396,15 +397,7 @@ class _Builder:
                         loc, f"choosable {option!r} must give from: and to: zones", expected=["from", "to"]
                     )
                     continue
-                known = shape.CHOOSABLE.names()
-                for key in spec:
-                    if key not in known:
-                        self.problems.add(
-                            key_loc(spec, key, file),
-                            f"unknown key {key!r} in choosable {option!r}",
-                            expected=sorted(known),
-                            suggestion=suggest(str(key), known),
-                        )
+                self.unknown_keys(spec, file, shape.CHOOSABLE.names(), f"choosable {option!r}")
                 for end in ("from", "to"):
                     if spec[end] in voc.zones and voc.zones[spec[end]].per_player:
                         self.problems.add(
@@ -434,6 +427,18 @@ class _Builder:
                     str(spec.get("description", "")),
                 )
         return out
+
+    def unknown_keys(self, node: Any, file: str, known: Iterable[str], where: str) -> None:
+        """Report each key of a mapping that is not one of `known`, at its line, with a suggestion."""
+        known = list(known)
+        for key in node:
+            if key not in known:
+                self.problems.add(
+                    key_loc(node, key, file),
+                    f"unknown key {key!r} in {where}",
+                    expected=sorted(known),
+                    suggestion=suggest(str(key), known),
+                )
 
     def player_range(self) -> tuple[int, int]:
         for s in reversed(self.sources):
@@ -487,14 +492,7 @@ class _Builder:
                 if chosen.SEPARATOR in str(name):  # OPTION=NAME is a chosen card (rules_dsl/chosen.py)
                     self.problems.add(vloc, f"variant {name!r}: a variant name has no {chosen.SEPARATOR!r}")
                     continue
-                for field in spec:
-                    if field not in shape.VARIANT.names():
-                        self.problems.add(
-                            key_loc(spec, field, loc.file),
-                            f"unknown key {field!r} in variant {name!r}",
-                            expected=sorted(shape.VARIANT.names()),
-                            suggestion=suggest(str(field), shape.VARIANT.names()),
-                        )
+                self.unknown_keys(spec, loc.file, shape.VARIANT.names(), f"variant {name!r}")
                 overrides: dict[str, Any] = {}
                 pnode = spec.get("parameters") or {}
                 for pname, pval in pnode.items():
@@ -584,15 +582,7 @@ class _Builder:
             if not hasattr(node, "items"):
                 self.problems.add(end.loc, "game-end must be {triggers: [...], extra-rounds: N}")
             else:
-                end_keys = list(shape.GAME_END.fields)
-                for field in node:
-                    if field not in end_keys:
-                        self.problems.add(
-                            key_loc(node, field, end.loc.file),
-                            f"unknown key {field!r} in game-end",
-                            expected=sorted(end_keys),
-                            suggestion=suggest(str(field), end_keys),
-                        )
+                self.unknown_keys(node, end.loc.file, list(shape.GAME_END.fields), "game-end")
                 self._extra_rounds = node.get("extra-rounds", 0)
                 ends = node.get("ends", "after-round")
                 if ends not in shape.END_ENDS:
@@ -636,16 +626,9 @@ class _Builder:
             if not hasattr(node, "items"):
                 self.problems.add(scoring.loc, "scoring must be {score: expression, tiebreak: expression}")
             else:
-                for field in node:
-                    if field == "breakdown" and not hasattr(node[field], "items"):
-                        self.problems.add(scoring.loc, "breakdown must map a name to an expression")
-                    elif field not in shape.SCORING.names():
-                        self.problems.add(
-                            key_loc(node, field, scoring.loc.file),
-                            f"unknown key {field!r} in scoring",
-                            expected=sorted(shape.SCORING.names()),
-                            suggestion=suggest(str(field), shape.SCORING.names()),
-                        )
+                if "breakdown" in node and not hasattr(node["breakdown"], "items"):
+                    self.problems.add(scoring.loc, "breakdown must map a name to an expression")
+                self.unknown_keys(node, scoring.loc.file, shape.SCORING.names(), "scoring")
         for field, pieces in self.composed.score.items():
             parsed = self.parse_pieces(pieces, "expression")
             if parsed is not None:
