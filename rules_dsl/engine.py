@@ -10,6 +10,7 @@ from rules_dsl import cache, interpreter, observation, saved, serialize
 from rules_dsl.packs.installed import installed_packs, resolve, with_requirements
 from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
+from rules_dsl.statistics import Recorder
 
 
 def builtin_packs() -> dict[str, list[Path]]:
@@ -43,8 +44,11 @@ class Engine:
     def for_pack(cls, pack: str) -> Engine:
         return cls.load(pack_paths(pack))
 
-    def new_game(self, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
-        return interpreter.new_game(self.rules, players, seed, variants)
+    def new_game(
+        self, players: int, seed: int, variants: Iterable[str] | None = None, recorder: Recorder | None = None
+    ) -> GameState:
+        """A new game at its first decision; a `statistics.Recorder` given counts its card moves."""
+        return interpreter.new_game(self.rules, players, seed, variants, recorder)
 
     def decision(self, st: GameState) -> Decision | None:
         """Who must decide what now, with every legal option; None when the game is over."""

@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules_dsl import chosen, rng
-from rules_dsl.effects.base import CURRENT, running_card
+from rules_dsl.effects.base import running_card
 from rules_dsl.errors import GameRecord, GameRuntimeError, IllegalOption, RulesError, RulesLoopError
 from rules_dsl.rules import Rules
 from rules_dsl.state import CardState, Frame, GameState
+from rules_dsl.statistics import Recorder
 
 
 def resolve_params(rules: Rules, players: int, variants: Iterable[str]) -> dict[str, int]:
@@ -40,8 +41,10 @@ def resolve_params(rules: Rules, players: int, variants: Iterable[str]) -> dict[
     return params
 
 
-def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
-    """A game at its first decision, after set-up."""
+def new_game(
+    rules: Rules, players: int, seed: int, variants: Iterable[str] | None = None, recorder: Recorder | None = None
+) -> GameState:
+    """A game at its first decision, after set-up; `recorder` counts its card moves (set-up's too)."""
     if not rules.min_players <= players <= rules.max_players:
         fewest, most = rules.min_players, rules.max_players
         allowed = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
@@ -81,6 +84,9 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
         counters=counters,
         shared=shared,
     )
+    st.rules = rules
+    if rules.statistics:
+        st.recorder = recorder
     st.frames.append(Frame(rules.game_loop, 0, -1, 0, {}, None))
     if rules.setup >= 0:
         st.frames.append(Frame(rules.setup, 0, -1, 0, {}, None))
@@ -93,7 +99,7 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
 
 def run(rules: Rules, st: GameState) -> None:
     """Step effects until a player must decide or the game is over."""
-    CURRENT.rules = rules
+    st.rules = rules
     effects = rules.effects
     frames = st.frames
     limit = rules.step_limit
@@ -171,7 +177,7 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
         if st.turn_decisions > rules.decision_limit:
             raise RulesLoopError(_decision_limit_message(rules, st))
         fr = st.frames[-1]
-        CURRENT.rules = rules
+        st.rules = rules
         rules.effects[fr.eid].resume(st, fr, d.values[index])
         run(rules, st)
     except Exception as exc:
@@ -203,7 +209,7 @@ def score_now(rules: Rules, st: GameState) -> tuple[list[int], list[int], dict[s
     """The pack's score, tie-break and breakdown for each player, worked out now."""
     from rules_dsl.effects.turns import GameLoop
 
-    CURRENT.rules = rules
+    st.rules = rules
     loop = rules.effects[rules.game_loop]
     assert isinstance(loop, GameLoop)
     return loop.score_now(st)

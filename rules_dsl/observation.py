@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules_dsl.effects.base import CURRENT
 from rules_dsl.rules import Rules
 from rules_dsl.state import GameState
 
 
 def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
-    CURRENT.rules = rules
+    st.rules = rules
     zones: dict[str, Any] = {}
     for key, cards in st.zones.items():
         name, _, seat = key.partition(".")

@@ -16,7 +16,6 @@ from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
 from rules_dsl.bots.random_bot import RandomBot
-from rules_dsl.effects.base import CURRENT
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import RulesError, suggest
@@ -401,7 +400,7 @@ def _set_end(engine: Engine, st: GameState, pos: dict[str, Any]) -> None:
     if "extra-rounds-left" in pos:
         st.extra_rounds_left = whole(pos["extra-rounds-left"], "extra-rounds-left")
     else:  # as many as the pack grants when the trigger fires
-        CURRENT.rules = engine.rules
+        st.rules = engine.rules
         loop = engine.rules.effects[engine.rules.game_loop]
         assert isinstance(loop, GameLoop)
         st.extra_rounds_left = loop.extra_rounds.num(st, Frame(loop.eid, st.active))

@@ -23,7 +23,7 @@ from rules_dsl import chosen, results
 from rules_dsl.bots import Turn, make_bot
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
-from rules_dsl.statistics import recording
+from rules_dsl.statistics import Recorder
 
 
 @attrs.frozen
@@ -53,12 +53,12 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
     bots = [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(batch.bots)]
     log: list[str] = []
     try:
-        with recording(engine.rules, batch.players) as recorder:
-            st = engine.new_game(batch.players, seed, variants)
-            log = st.log
-            while st.pending is not None:
-                # a game that fails is dropped and replayed from its log: no undo needed
-                engine.apply_fast(st, bots[st.pending.player].choose(Turn(engine, st)))
+        recorder = Recorder(engine.rules, batch.players)
+        st = engine.new_game(batch.players, seed, variants, recorder)
+        log = st.log
+        while st.pending is not None:
+            # a game that fails is dropped and replayed from its log: no undo needed
+            engine.apply_fast(st, bots[st.pending.player].choose(Turn(engine, st)))
     except Exception as exc:  # noqa: BLE001 - reported with the seed and a replay file, see write_replay
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}", "log": list(log)}
     return {
@@ -88,16 +88,17 @@ _lock = threading.Lock()
 
 
 def _engine(paths: tuple[str, ...]) -> Engine:
-    if paths not in _engines:
-        _engines[paths] = Engine.load(paths)
-    return _engines[paths]
+    """One engine per pack set in a worker process (pool or dask), loaded by the first game."""
+    with _lock:
+        if paths not in _engines:
+            _engines[paths] = Engine.load(paths)
+        return _engines[paths]
 
 
 def play_seed(batch: Batch, seed: int) -> dict[str, Any]:
-    """A game in a worker process (pool or dask): one engine per process, one game at a time
-    (the running rules are a module global, `effects.base.CURRENT`)."""
-    with _lock:
-        return play_game(_engine(batch.paths), batch, seed)
+    """A game in a worker process (pool or dask); games in threads of one worker run side by
+    side, as each state carries its own rules."""
+    return play_game(_engine(batch.paths), batch, seed)
 
 
 def _pool_job(args: tuple[Batch, int]) -> dict[str, Any]:

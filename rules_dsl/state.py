@@ -2,14 +2,17 @@
 
 Everything that changes during a game is here, including the interpreter's stack of
 frames (effects waiting on a decision), so a state can be saved to JSON at any decision,
-loaded, cloned and replayed. Nothing here refers to compiled rules except by index.
+loaded, cloned and replayed. The game data refers to compiled rules only by index; beside
+it, a state carries the rules it is played by (`GameState.rules`), which no JSON holds.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 import attrs
+
+from rules_dsl.rules import Rules
 
 
 @attrs.define(slots=True, eq=True)
@@ -73,6 +76,12 @@ class Decision:
     source: str = ""  # the card or rule text asking
 
 
+class MoveRecorder(Protocol):
+    """What counts a game's card moves (`statistics.Recorder`)."""
+
+    def moved(self, st: GameState, cs: CardState, dest: str) -> None: ...
+
+
 @attrs.define(slots=True, eq=True)
 class GameState:
     packs: list[str]
@@ -111,6 +120,14 @@ class GameState:
     # Not game data (no JSON, no equality): the cards this state may change in place. The
     # others may be shared with a clone, see `card_to_change`.
     own: set[int] = attrs.field(factory=set, init=False, eq=False, repr=False)
+    # Not game data either: the compiled rules this state is played by (set by every entry
+    # point of the interpreter, so the rules travel with the state, never in a global, and
+    # engines of different packs run side by side in threads), the card-move recorder of
+    # the one game being counted (a clone has none: a search bot's playouts are not
+    # counted), and how deep "could this procedure start?" questions are nested now.
+    rules: Rules = attrs.field(default=cast(Rules, None), init=False, eq=False, repr=False)
+    recorder: MoveRecorder | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    probe_depth: int = attrs.field(default=0, init=False, eq=False, repr=False)
 
     def card_to_change(self, card: int) -> CardState:
         """The card, ready to be changed: copied first unless this state already owns it.
@@ -137,7 +154,8 @@ class GameState:
     def restore(self, saved: GameState) -> None:
         """Become `saved` (a clone taken before): how a failed move is undone."""
         for field in attrs.fields(GameState):
-            setattr(self, field.name, getattr(saved, field.name))
+            if field.name not in _NOT_GAME_DATA:
+                setattr(self, field.name, getattr(saved, field.name))
         # both now hold the same card objects: neither may change one in place
         self.own = set()
         saved.own = set()
@@ -171,6 +189,9 @@ class GameState:
         st.params = self.params
         st.cards = self.cards.copy()
         st.own = set()
+        st.rules = self.rules
+        st.recorder = None
+        st.probe_depth = 0
         st.zones = {k: v.copy() for k, v in self.zones.items()}
         st.counters = {k: v.copy() for k, v in self.counters.items()}
         st.shared = self.shared.copy()
@@ -197,3 +218,7 @@ class GameState:
         st.lasting = [Lasting(x.ability, x.player, x.src, x.vars.copy()) for x in self.lasting]
         st.used = self.used.copy()
         return st
+
+
+# The fields `restore` keeps: what a state is played by, not what it is.
+_NOT_GAME_DATA = frozenset({"own", "rules", "recorder", "probe_depth"})

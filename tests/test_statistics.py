@@ -8,14 +8,14 @@ from conftest import play_random
 
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.simulate import Batch, play_game
-from rules_dsl.statistics import recording
+from rules_dsl.statistics import Recorder
 
 MICROCOSM = Engine.for_pack("microcosm")
 
 
 def test_start_planets_are_counted_once_per_player(engine: Engine) -> None:
-    with recording(engine.rules, 3) as rec:
-        st = engine.new_game(3, 11)
+    rec = Recorder(engine.rules, 3)
+    st = engine.new_game(3, 11, recorder=rec)
     for seat in range(3):
         (planet,) = [engine.rules.cards[st.cards[c].type].id for c in st.zones[f"empire.{seat}"]]
         assert rec.counts["start planet"][seat] == {planet: 1}
@@ -24,8 +24,11 @@ def test_start_planets_are_counted_once_per_player(engine: Engine) -> None:
 
 def test_played_counts_every_card_chosen_to_play() -> None:
     engine = MICROCOSM
-    with recording(engine.rules, 2) as rec:
-        st, log = play_random(engine, 2, 7)
+    rec = Recorder(engine.rules, 2)
+    _, log = play_random(engine, 2, 7)
+    st = engine.new_game(2, 7, recorder=rec)
+    for option in log:
+        engine.apply(st, option)
     # replay to see who chose which card to play (the only way into the action-area); a forced
     # choice (one card to play) is taken without a decision, so these are a lower bound
     expected = [Counter[str](), Counter[str]()]
@@ -47,12 +50,11 @@ def test_a_search_bot_lookahead_is_not_counted() -> None:
     batch = Batch(tuple(pack_paths("microcosm")), "microcosm", 2, None, ("greedy", "greedy"))
     record = play_game(MICROCOSM, batch, 4)
     engine = MICROCOSM
-    with recording(engine.rules, 2) as rec:
-        st = engine.new_game(2, 4)
-        # the same game replayed from its log, without any bot thinking
-        bots_log = _log_of(batch, 4)
-        for option in bots_log:
-            engine.apply(st, option)
+    rec = Recorder(engine.rules, 2)
+    st = engine.new_game(2, 4, recorder=rec)
+    # the same game replayed from its log, without any bot thinking
+    for option in _log_of(batch, 4):
+        engine.apply(st, option)
     assert record["counts"] == rec.counts
 
 
@@ -67,10 +69,14 @@ def _log_of(batch: Batch, seed: int) -> list[str]:
     return st.log
 
 
-def test_no_recorder_no_counting(engine: Engine) -> None:
-    from rules_dsl.effects.base import CURRENT
-
-    assert CURRENT.recorder is None
-    with recording(engine.rules, 2):
-        assert CURRENT.recorder is not None
-    assert CURRENT.recorder is None
+def test_only_the_recorded_game_is_counted(engine: Engine) -> None:
+    rec = Recorder(engine.rules, 2)
+    st = engine.new_game(2, 5, recorder=rec)
+    assert st.recorder is rec
+    assert engine.new_game(2, 5).recorder is None
+    before = repr(rec.counts)
+    lookahead = st.clone()  # a search bot's copy
+    assert lookahead.recorder is None
+    while lookahead.pending is not None:
+        engine.apply_fast(lookahead, lookahead.pending.options[0])
+    assert repr(rec.counts) == before

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules_dsl.effects.base import CURRENT
 from rules_dsl.errors import RulesError
 from rules_dsl.rules import Rules
 from rules_dsl.state import Frame, GameState
@@ -29,7 +28,7 @@ def evaluator(rules: Rules, bot: str) -> Callable[[GameState], list[int]]:
     def leads(st: GameState) -> list[int]:
         if st.over:
             return [WIN // len(st.winners) if p in st.winners else -WIN for p in range(st.players)]
-        CURRENT.rules = rules
+        st.rules = rules
         values = []
         for p in range(st.players):
             frame.player = p

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from rules_dsl.checking.failures import Broken, InvariantUnusable
-from rules_dsl.effects.base import CURRENT
 from rules_dsl.rules import Invariant, Rules
 from rules_dsl.state import Frame, GameState
 
@@ -21,7 +20,7 @@ def _frame(rules: Rules, player: int) -> Frame:
 
 def value(rules: Rules, st: GameState, inv: Invariant) -> Any:
     """The claim's value: a number (expression claims) or, for `holds`, the seats where it is false."""
-    CURRENT.rules = rules
+    st.rules = rules
     saved = st.frames
     # names resolve against the pack's parameters only, never the running text's variables
     st.frames = []

@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import CURRENT, Effect, source_of
+from rules_dsl.effects.base import Effect, source_of
 from rules_dsl.effects.choices import card_options
 from rules_dsl.effects.values import CardExpr, Cond, Num, NumExpr
 from rules_dsl.state import Decision, Frame, GameState, Lasting
@@ -115,7 +115,7 @@ def usable(st: GameState, fr: Frame, window: str, lis: Listeners) -> list[tuple[
     the names the rules have bound: `the role`, `N`, `the target`)."""
     if window not in lis.windows:
         return []
-    rules = CURRENT.rules
+    rules = st.rules
     out = []
     for c in _spot_cards(st, lis.zone, lis.facing, fr.player):
         for ab in rules.cards[st.cards[c].type].activated:
@@ -135,7 +135,7 @@ def usable(st: GameState, fr: Frame, window: str, lis: Listeners) -> list[tuple[
 def _run(st: GameState, fr: Frame, value: Any) -> None:
     """Use the chosen ability: `[card, eid]`. A once-per-turn use is remembered."""
     card, eid = value
-    ab = CURRENT.rules.effects[eid]
+    ab = st.rules.effects[eid]
     assert isinstance(ab, ActivatedAbility)
     if ab.once:
         st.used.append(f"{eid}:{card}")
@@ -171,7 +171,7 @@ class Announce(Effect):
         st.frames.append(Frame(eid, player, src, 0, dict(names), None))
 
     def collect(self, st: GameState, fr: Frame) -> list[Any]:
-        rules = CURRENT.rules
+        rules = st.rules
         lis = self.listeners
         subject = self.card_expr.card(st, fr) if self.card_expr is not None else -1
         found: list[Any] = []
@@ -316,7 +316,7 @@ class Quantity(NumExpr):
         player = (fr.player + 1) % st.players if self.opponent else fr.player
         start = self.start
         total = start.value if start.__class__ is Num else start.num(st, fr, cand)
-        rules = CURRENT.rules
+        rules = st.rules
         spots = rules.quantity_spots.get(self.name)
         if spots:
             types = rules.cards

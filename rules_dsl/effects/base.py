@@ -42,19 +42,6 @@ class Effect:
         return True
 
 
-# The rules being run. Effects are shared by every game of the same rules, and one
-# process runs one set of rules at a time per call, so the interpreter sets this before
-# running; it is never part of the state.
-class _Current:
-    rules: Rules
-    # A statistics.Recorder while one game's card moves are being counted, else None;
-    # the one check `place` pays when nothing is recorded.
-    recorder: Any = None
-
-
-CURRENT = _Current()
-
-
 def running_card(rules: Rules, st: GameState) -> str:
     """The card whose text is running ("'scout' (Scout)"), or ""."""
     for fr in reversed(st.frames):
@@ -67,7 +54,7 @@ def running_card(rules: Rules, st: GameState) -> str:
 def check_depth(st: GameState, what: str, name: str) -> None:
     """Refuse to go deeper than the rules' frame limit: a procedure or section that keeps
     calling itself would otherwise grow the stack until memory runs out."""
-    rules = CURRENT.rules
+    rules = st.rules
     if len(st.frames) > rules.frame_limit:
         card = running_card(rules, st)
         raise RulesLoopError(
@@ -76,16 +63,9 @@ def check_depth(st: GameState, what: str, name: str) -> None:
         )
 
 
-class _Probe:
-    depth = 0  # nested can_start questions of procedure calls
-
-
 # Asking whether a procedure call can start asks its body, by Python recursion: no real
 # pack nests more than a few; a procedure whose first step calls itself would nest for ever.
 MAX_PROBE_DEPTH = 50
-
-
-PROBE = _Probe()
 
 
 def push(st: GameState, eid: int, player: int, src: int, scope: bool = False) -> Frame:
@@ -131,13 +111,13 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
     else:
         st.zones[dest].append(card)
     cs = st.card_to_change(card)
-    if CURRENT.recorder is not None:
-        CURRENT.recorder.moved(st, cs, dest)
+    if st.recorder is not None:
+        st.recorder.moved(st, cs, dest)
     cs.loc = dest
     if facing:
         cs.up = facing == "up"
     else:
-        zfacing = CURRENT.rules.zones[dest.split(".", 1)[0]].facing
+        zfacing = st.rules.zones[dest.split(".", 1)[0]].facing
         if zfacing:
             cs.up = zfacing == "up"
 
@@ -153,7 +133,7 @@ def refill(st: GameState, key: str) -> bool:
     if cards:
         return True
     name, _, seat = key.partition(".")
-    source = CURRENT.rules.zones[name].refill_from
+    source = st.rules.zones[name].refill_from
     if not source:
         return False
     skey = f"{source}.{seat}" if seat else source
@@ -162,7 +142,7 @@ def refill(st: GameState, key: str) -> bool:
         return False
     cards.extend(pile)
     pile.clear()
-    recorder = CURRENT.recorder
+    recorder = st.recorder
     for c in cards:
         cs = st.card_to_change(c)
         if recorder is not None:
@@ -176,7 +156,7 @@ def refill(st: GameState, key: str) -> bool:
 
 def refill_possible(st: GameState, key: str) -> bool:
     name, _, seat = key.partition(".")
-    source = CURRENT.rules.zones[name].refill_from
+    source = st.rules.zones[name].refill_from
     if not source:
         return False
     return bool(st.zones[f"{source}.{seat}" if seat else source])
@@ -192,7 +172,7 @@ def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
 def source_of(st: GameState, fr: Frame) -> str:
     """Where a decision comes from: the card whose text asks, or the phase."""
     if fr.src >= 0:
-        return CURRENT.rules.cards[st.cards[fr.src].type].name
+        return st.rules.cards[st.cards[fr.src].type].name
     return f"{st.phase} phase"
 
 

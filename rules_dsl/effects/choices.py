@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import CURRENT, Effect, bind, check_depth, push, source_of
+from rules_dsl.effects.base import Effect, bind, check_depth, push, source_of
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
 from rules_dsl.state import Decision, Frame, GameState, without
@@ -22,7 +22,7 @@ def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]
     Identical cards in the same place (same type, facing, nothing on them) are one
     option: choosing between copies changes nothing, and fewer options help bots.
     """
-    types = CURRENT.rules.cards
+    types = st.rules.cards
     states = st.cards
     seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
@@ -48,7 +48,7 @@ def _where(st: GameState, card: int, owner: bool) -> str:
     """Where a card is, for an option id: its zone (with its owner's seat), or `under-ID`."""
     loc = st.cards[card].loc
     if loc[0] == "^":
-        return "under-" + CURRENT.rules.cards[st.cards[int(loc[1:])].type].id
+        return "under-" + st.rules.cards[st.cards[int(loc[1:])].type].id
     name, _, seat = loc.partition(".")
     return f"{name}.p{int(seat) + 1}" if owner and seat else name
 
@@ -66,7 +66,7 @@ def distinct_ids(st: GameState, ids: list[str], cards: list[int]) -> list[str]:
 
 def token_options(st: GameState, pairs: list[Any]) -> tuple[list[str], list[Any]]:
     """Ids for (card, token kind) options, identical cards merged as in card_options."""
-    types = CURRENT.rules.cards
+    types = st.rules.cards
     seen: set[tuple[Any, ...]] = set()
     kept: list[Any] = []
     for c, kind in pairs:
@@ -217,9 +217,9 @@ class FillSlot(TokenChoice):
     room: NumExpr | None = None  # the vocabulary's slot-room quantity, if it has one
 
     def _options(self, st: GameState, fr: Frame) -> tuple[list[str], list[Any]]:
-        types = CURRENT.rules.cards
+        types = st.rules.cards
         values: list[Any] = []
-        groups = CURRENT.rules.slot_groups
+        groups = st.rules.slot_groups
         rooms: dict[int, int] = {}  # owner -> tokens each slot holds
         for c in self.query.cards(st, fr):
             cs = st.cards[c]
@@ -311,9 +311,9 @@ class DoSection(Effect):
         fr.pc = 1
         check_depth(st, "the section", self.section)
         card = self.card_expr.card(st, fr)
-        eid = CURRENT.rules.cards[st.cards[card].type].sections.get(self.section)
+        eid = st.rules.cards[st.cards[card].type].sections.get(self.section)
         if eid is not None:
             # a section absorbs its failures (this frame does, on its next step)
-            scope = CURRENT.rules.effects[eid]
+            scope = st.rules.effects[eid]
             assert isinstance(scope, Scope)
             push(st, scope.body.eid, fr.player, card, scope=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import CURRENT, MAX_PROBE_DEPTH, PROBE, Effect, bind, check_depth, push, source_of
+from rules_dsl.effects.base import MAX_PROBE_DEPTH, Effect, bind, check_depth, push, source_of
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.errors import RulesLoopError
 from rules_dsl.state import Decision, Frame, GameState
@@ -98,7 +98,7 @@ class Call(Effect):
     def step(self, st: GameState, fr: Frame) -> None:
         # a tail call: this frame becomes the procedure's body, with the procedure's
         # names (N) as its scope; a procedure neither absorbs nor adds a failure
-        if len(st.frames) > CURRENT.rules.frame_limit:  # the check inline: a hot path
+        if len(st.frames) > st.rules.frame_limit:  # the check inline: a hot path
             check_depth(st, "the procedure", self.text)
         names = {} if fr.vars is None else dict(fr.vars)  # keep names a loop bound here
         if self.arg is not None:
@@ -110,9 +110,9 @@ class Call(Effect):
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         # a procedure whose first step is to call itself would ask itself for ever
-        PROBE.depth += 1
+        st.probe_depth += 1
         try:
-            if PROBE.depth > MAX_PROBE_DEPTH:
+            if st.probe_depth > MAX_PROBE_DEPTH:
                 raise RulesLoopError(
                     f"the procedure {self.text!r} calls itself before it does anything: it never starts"
                 )
@@ -127,7 +127,7 @@ class Call(Effect):
                     st.frames.pop()
             return self.proc.body.can_start(st, fr)
         finally:
-            PROBE.depth -= 1
+            st.probe_depth -= 1
 
 
 @attrs.frozen(eq=False)

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import CURRENT, lookup
+from rules_dsl.effects.base import lookup
 from rules_dsl.errors import RulesError
 from rules_dsl.state import Frame, GameState
 
@@ -108,7 +108,7 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
         c = self.card_expr.card(st, fr, cand)
         if c < 0:
             raise RulesError(f"there is no card to read {self.prop!r} from")
-        return CURRENT.rules.cards[st.cards[c].type].props[self.prop]
+        return st.rules.cards[st.cards[c].type].props[self.prop]
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         value = self.value(st, fr, cand)
@@ -121,9 +121,9 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
 
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         name = str(self.value(st, fr, cand))
-        zone = CURRENT.rules.zones.get(name)
+        zone = st.rules.zones.get(name)
         if zone is None:  # the card does not give this zone property (it defaults to "")
-            card = CURRENT.rules.cards[st.cards[self.card_expr.card(st, fr, cand)].type]
+            card = st.rules.cards[st.cards[self.card_expr.card(st, fr, cand)].type]
             raise RulesError(f"card {card.id!r} gives no {self.prop!r}, so it names no zone")
         return f"{name}.{fr.player}" if zone.per_player else name
 
@@ -155,7 +155,7 @@ def owner_of(st: GameState, card: int) -> int:
 
 def is_wild(st: GameState, card: int) -> bool:
     """Whether a card counts as one of every symbol now (a pack's wild-cards rule)."""
-    cond = CURRENT.rules.wild.get(st.cards[card].type)
+    cond = st.rules.wild.get(st.cards[card].type)
     if cond is None:
         return False
     owner = owner_of(st, card)
@@ -163,8 +163,8 @@ def is_wild(st: GameState, card: int) -> bool:
 
 
 def symbol_count(st: GameState, card: int, symbol: str) -> int:
-    n = CURRENT.rules.cards[st.cards[card].type].symbols.get(symbol, 0)
-    if n or not CURRENT.rules.wild:
+    n = st.rules.cards[st.cards[card].type].symbols.get(symbol, 0)
+    if n or not st.rules.wild:
         return n
     return 1 if is_wild(st, card) else 0
 
@@ -176,9 +176,9 @@ class CountSymbols(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         s = self.symbol.sym(st, fr, cand)
-        if CURRENT.rules.wild:
+        if st.rules.wild:
             return sum(symbol_count(st, c, s) for c in self.cset.cards(st, fr, cand))
-        types = CURRENT.rules.cards
+        types = st.rules.cards
         cards = st.cards
         return sum(types[cards[c].type].symbols.get(s, 0) for c in self.cset.cards(st, fr, cand))
 
@@ -214,7 +214,7 @@ class Total(NumExpr):
     cset: CardSet
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        types = CURRENT.rules.cards
+        types = st.rules.cards
         cards = st.cards
         p = self.prop
         total = 0
@@ -236,7 +236,7 @@ class ValuedTotal(NumExpr):
     values: dict[str, NumExpr]
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        types = CURRENT.rules.cards
+        types = st.rules.cards
         cards = st.cards
         total = 0
         for c in self.cset.cards(st, fr, cand):
@@ -381,11 +381,11 @@ class Query(CardSet):
                 return [c for key in zone_keys for c in st.zones[key]]
             up = bool(facing)
             return [c for key in zone_keys for c in st.zones[key] if cards[c].up == up]
-        types = CURRENT.rules.cards
+        types = st.rules.cards
         out: list[int] = []
         kind = self.kind
         sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
-        wild = bool(CURRENT.rules.wild)
+        wild = bool(st.rules.wild)
         section = self.section
         where = self.where
         # "whose type is its type": the value belongs to the enclosing card, so work it out once
