@@ -30,8 +30,15 @@ compare:
   in hand (E4);
 - producing offers each empty slot (planet and resource kind), trading each resource token.
 
+The decisions are the engine's, one for one; what differs is only what cannot change the
+statistics: the order in which options are listed, and the random streams (one
+`random.Random(seed)` shuffles and chooses here; the engine shuffles with its own
+generator and the bot has another), so a seed does not give the same game on both sides.
+Choices use `randrange`, as the engine's `RandomBot` does (about a third of this
+program's time).
+
 Cards are small ints, a hand is six counts (one per kind), planets are indexes into the
-tables below; one `random.Random(seed)` shuffles and chooses.
+tables below.
 """
 
 from __future__ import annotations
