@@ -79,6 +79,20 @@ def test_handcoded_games_end_and_keep_every_card(players: int) -> None:
         assert empty >= learning.END_STACKS[players] or game.supply == 0
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_handcoded_game_ends_after_the_round_of_an_empty_influence_supply(players: int) -> None:
+    game = learning.Game(players, 1)
+    game.supply = 0  # as if every token had been taken before the first turn
+    game.play()
+    assert game.end_reason == "influence supply exhausted" and game.turns == players
+
+
+def test_handcoded_turn_limit_ends_the_game_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(learning, "TURN_LIMIT", 3)
+    game = learning.play(2, 1)
+    assert game.end_reason == "turn limit" and game.turns == 3  # mid-round, as the engine's safety net
+
+
 def test_handcoded_games_follow_their_seed() -> None:
     one, two, other = learning.play(2, 5), learning.play(2, 5), learning.play(2, 6)
     assert (one.turns, one.decisions, one.scores()) == (two.turns, two.decisions, two.scores())
