@@ -492,25 +492,25 @@ def yardstick(counts: list[int], games: int, rounds: int) -> None:
     for players in counts:
         _engine_records(engine, players, range(10**6, 10**6 + 20))  # warm-up
         _handcoded_records(players, range(10**6, 10**6 + 20))
-        mine: list[Record] = []
-        theirs: list[Record] = []
+        engine_games: list[Record] = []
+        handcoded_games: list[Record] = []
         cpu = {"engine": 0.0, "handcoded": 0.0}
         for r in range(rounds):
             seeds = range(1 + r * per_round, 1 + (r + 1) * per_round)
             start = time.process_time()
-            theirs += _handcoded_records(players, seeds)
+            handcoded_games += _handcoded_records(players, seeds)
             cpu["handcoded"] += time.process_time() - start
             start = time.process_time()
-            mine += _engine_records(engine, players, seeds)
+            engine_games += _engine_records(engine, players, seeds)
             cpu["engine"] += time.process_time() - start
-        rate = {side: len(mine) / seconds for side, seconds in cpu.items()}
+        rate = {side: len(engine_games) / seconds for side, seconds in cpu.items()}
         print()
-        print(f"{players} players, {len(mine)} games a side")
+        print(f"{players} players, {len(engine_games)} games a side")
         rows = [
             ["games/s (CPU time)", f"{rate['engine']:,.0f}", f"{rate['handcoded']:,.0f}", ""],
             ["engine / handcoded", f"{rate['engine'] / rate['handcoded']:.3f}x", "", ""],
         ]
-        a, b = yardstick_statistics(mine), yardstick_statistics(theirs)
+        a, b = yardstick_statistics(engine_games), yardstick_statistics(handcoded_games)
         for key in [*a, *(k for k in b if k not in a)]:
             (ma, sa), (mb, sb) = a.get(key, (0.0, 0.0)), b.get(key, (0.0, 0.0))
             z = abs(ma - mb) / (sa * sa + sb * sb) ** 0.5 if sa or sb else 0.0
