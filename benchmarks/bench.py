@@ -5,6 +5,7 @@
     python3 benchmarks/bench.py --only clone,json     # some figures
     python3 benchmarks/bench.py --profile playouts    # cProfile of one measurement (working tree)
     python3 benchmarks/bench.py --throughput --pack microcosm --players 2   # games/s of any pack
+    python3 benchmarks/bench.py --yardstick --players 2 --games 2000   # the engine against a hand-written program
 
 Every measurement runs in a fresh process (`--worker NAME`), so one cannot warm or
 slow another. With `--compare REV` the other revision is checked out in a temporary git
@@ -12,6 +13,13 @@ worktree and imported from there (its own `rules_dsl` and its own pack files); t
 sides run alternately, `--rounds` times each, and the best round of each side counts, so
 a noisy machine slows both the same way. Figures depend on the machine (the header says
 which); compare ratios. This is not a test: nothing here can fail.
+
+`--yardstick` plays the Learning Game with the engine (random bots, `apply_fast`) and with
+`benchmarks/handcoded/`, an independent plain-Python program of the same game, in this one
+process, alternately in `--rounds` rounds (default 5), the same seeds on both sides; it
+prints each side's games/s from the CPU time this process spent playing, the ratio, and
+both sides' statistics (turns, decisions and scores per game, end reasons) with the
+difference in standard errors, so a rules reading that drifts on one side shows.
 
 What each line measures:
   playouts   random bots, `apply_fast` (the batch path): Learning Game 2p, full game 4p
@@ -410,6 +418,122 @@ def throughput(pack: str, counts: list[int], games: int, variants: list[str] | N
         )
 
 
+# ---- the yardstick: the engine against a hand-written program of the same game -------
+# one game: turns, decisions, scores, end reason, and per player at the end: fighters,
+# influence tokens, face-up planets, face-down planets
+Record = tuple[int, int, list[int], str, list[tuple[int, int, int, int]]]
+PER_PLAYER = ("fighters", "influence tokens", "face-up planets", "face-down planets")
+
+
+def _engine_records(engine: Any, players: int, seeds: range) -> list[Record]:
+    from rules_dsl.bots.random_bot import RandomBot
+
+    out = []
+    for seed in seeds:
+        st = engine.new_game(players, seed, ["learning"])
+        bot = RandomBot(seed)
+        decisions = 0
+        while st.pending is not None:
+            engine.apply_fast(st, bot.choose(st.pending))
+            decisions += 1
+        ends = []
+        for p in range(players):
+            empire = st.zones[f"empire.{p}"]
+            up = sum(st.cards[c].up for c in empire)
+            ends.append((st.counters["fighter"][p], st.counters["influence"][p], up, len(empire) - up))
+        out.append((st.turn, decisions, list(st.scores), st.end_trigger, ends))
+    return out
+
+
+def _handcoded_records(players: int, seeds: range) -> list[Record]:
+    from handcoded import learning
+
+    out = []
+    for seed in seeds:
+        game = learning.play(players, seed)
+        ends = [(p.fighters, p.influence, len(p.up), len(p.down)) for p in game.players]
+        out.append((game.turns, game.decisions, game.scores(), game.end_reason, ends))
+    return out
+
+
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return mean, (var / n) ** 0.5
+
+
+def yardstick_statistics(records: list[Record]) -> dict[str, tuple[float, float]]:
+    """Mean and standard error of each statistic, and each end reason's share."""
+    stats = {
+        "turns per game": _mean_se([r[0] for r in records]),
+        "decisions per game": _mean_se([r[1] for r in records]),
+        "winner's score": _mean_se([max(r[2]) for r in records]),
+        # per game, the mean over its players: one value a game, so the standard error holds
+        "score (every player)": _mean_se([sum(r[2]) / len(r[2]) for r in records]),
+    }
+    for i, what in enumerate(PER_PLAYER):
+        stats[f"{what} at the end (every player)"] = _mean_se([sum(e[i] for e in r[4]) / len(r[4]) for r in records])
+    for reason in sorted({r[3] for r in records}):
+        share = sum(r[3] == reason for r in records) / len(records)
+        stats[f"ended by: {reason or '(none)'}"] = (share, (share * (1 - share) / len(records)) ** 0.5)
+    return stats
+
+
+def yardstick(counts: list[int], games: int, rounds: int) -> None:
+    """Games/s of the engine and of the hand-written Learning Game, alternately in one
+    process (CPU time), and the statistics of both."""
+    from rules_dsl.engine import Engine
+
+    engine = Engine.for_pack("base")
+    rounds = min(rounds, games)
+    per_round = games // rounds
+    print(f"Learning Game, random players; engine: apply_fast; {rounds} rounds of {per_round} games a side")
+    for players in counts:
+        _engine_records(engine, players, range(10**6, 10**6 + 20))  # warm-up
+        _handcoded_records(players, range(10**6, 10**6 + 20))
+        engine_games: list[Record] = []
+        handcoded_games: list[Record] = []
+        cpu = {"engine": 0.0, "handcoded": 0.0}
+        for r in range(rounds):
+            seeds = range(1 + r * per_round, 1 + (r + 1) * per_round)
+            start = time.process_time()
+            handcoded_games += _handcoded_records(players, seeds)
+            cpu["handcoded"] += time.process_time() - start
+            start = time.process_time()
+            engine_games += _engine_records(engine, players, seeds)
+            cpu["engine"] += time.process_time() - start
+        rate = {side: len(engine_games) / seconds for side, seconds in cpu.items()}
+        print()
+        print(f"{players} players, {len(engine_games)} games a side")
+        rows = [
+            ["games/s (CPU time)", f"{rate['engine']:,.0f}", f"{rate['handcoded']:,.0f}", ""],
+            ["engine / handcoded", f"{rate['engine'] / rate['handcoded']:.3f}x", "", ""],
+        ]
+        a, b = yardstick_statistics(engine_games), yardstick_statistics(handcoded_games)
+        for key in [*a, *(k for k in b if k not in a)]:
+            (ma, sa), (mb, sb) = a.get(key, (0.0, 0.0)), b.get(key, (0.0, 0.0))
+            z = abs(ma - mb) / (sa * sa + sb * sb) ** 0.5 if sa or sb else 0.0
+            share = key.startswith("ended by")
+            rows.append(
+                [
+                    key,
+                    f"{ma:.1%}" if share else f"{ma:.2f} ± {sa:.2f}",
+                    f"{mb:.1%}" if share else f"{mb:.2f} ± {sb:.2f}",
+                    f"{z:.1f}" if sa or sb else ("same" if ma == mb else "differ"),
+                ]
+            )
+        header = ["", "engine", "handcoded", "difference (SE)"]
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
+        for i, row in enumerate([header, *rows]):
+            print("  ".join(c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(row, widths))))
+            if i == 0:
+                print("  ".join("-" * w for w in widths))
+    print()
+    print("± one standard error of the mean; difference: |engine - handcoded| in standard errors")
+    print("(above about 3, the two programs probably read a rule differently)")
+
+
 # Where a playout's time goes, by the engine module a function lives in (its own time, not
 # what it calls): the parts a faster design would have to shrink.
 PROFILE_GROUPS = (
@@ -453,14 +577,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", help=f"comma-separated measurements: {','.join(MEASUREMENTS)} (default: all)")
     parser.add_argument("--compare", metavar="REV", help="also measure this git revision, alternately, with ratios")
-    parser.add_argument("--rounds", type=int, default=0, help="rounds per side (default: 1, or 3 with --compare)")
+    parser.add_argument(
+        "--rounds", type=int, default=0, help="rounds per side (default: 1, or 3 with --compare, 5 with --yardstick)"
+    )
     parser.add_argument("--scale", type=float, default=1.0, help="more (2) or fewer (0.25) games and repetitions")
     parser.add_argument("--profile", metavar="NAME", help="cProfile one measurement in this process")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--throughput", action="store_true", help="only games/s of --pack, --players, --variant")
+    parser.add_argument(
+        "--yardstick", action="store_true", help="the engine against benchmarks/handcoded/ (Learning Game)"
+    )
     parser.add_argument("--pack", default="base", help="with --throughput (default: base)")
-    parser.add_argument("--players", type=int, action="append", help="with --throughput (default: 2 and 4)")
-    parser.add_argument("--games", type=int, default=1000, help="with --throughput (default: 1000)")
+    parser.add_argument(
+        "--players", type=int, action="append", help="with --throughput (default: 2 and 4), --yardstick (default: 2)"
+    )
+    parser.add_argument("--games", type=int, default=1000, help="with --throughput, --yardstick (default: 1000)")
     parser.add_argument("--variant", action="append", help="with --throughput: a variant; repeat for several")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
@@ -474,6 +605,13 @@ def main() -> None:
     if args.throughput:
         print(f"machine: {machine()}")
         throughput(args.pack, args.players or [2, 4], args.games, args.variant)
+        return
+    if args.yardstick:
+        bad = [n for n in args.players or [] if not 2 <= n <= 4]
+        if bad or args.games < 1 or args.rounds < 0:
+            parser.error("--yardstick: --players 2 to 4, --games at least 1, --rounds at least 1")
+        print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}")
+        yardstick(args.players or [2], args.games, args.rounds or 5)
         return
     names = [n.strip() for n in (args.only or ",".join(MEASUREMENTS)).split(",") if n.strip()]
     unknown = [n for n in names if n not in MEASUREMENTS]
