@@ -309,3 +309,51 @@ def test_openspiel_bad_input(ospiel) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(IllegalOption, match="is not a legal option now.*legal options:"):
         state.apply_action(bad)
     assert str(state) == before and state.history() == [3]
+
+
+def test_the_examples_in_docs_ai_md_run(tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    assert len(blocks) == 2
+    for i, code in enumerate(blocks):
+        assert len(code.strip().splitlines()) <= 10  # "in ten lines"
+        script = tmp_path / f"example{i}.py"
+        script.write_text(code, encoding="utf-8")
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip()
+
+
+def test_the_training_example_runs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    curve = tmp_path / "curve.csv"
+    args = ["--minutes", "0.01", "--eval", "10", "--curve", str(curve)]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "ai" / "train_microcosm.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("before training: wins ") and lines[0].endswith("of 10 games against random")
+    assert lines[-1].startswith("after training: wins ")
+    assert curve.read_text().startswith("games,win_rate\n")
+
+
+def test_openspiel_variants_in_the_game_string(ospiel) -> None:  # type: ignore[no-untyped-def]
+    import pyspiel
+
+    game = ospiel.load("escalation", 2, ["scenario=warmonger"], chance="explicit")
+    assert "variants=scenario:warmonger" in str(game)
+    again = pyspiel.load_game(str(game))  # what OpenSpiel does when it deserializes
+    state = again.new_initial_state()
+    state.apply_action(1)
+    assert state.engine_state().variants == ["scenario=warmonger"]
+    assert "learning" in ospiel.load("base", 2, "learning").get_parameters()["variants"]

@@ -53,7 +53,7 @@ MAX_PLAYERS = 16
 def load(
     pack: str = "base",
     players: int = 2,
-    variants: Iterable[str] = (),
+    variants: Iterable[str] | str = (),
     *,
     chance: str = "sampled",
     rng_seed: int = -1,
@@ -64,6 +64,9 @@ def load(
     `players` seats; `chance` is "sampled" or "explicit" (see the module's text)."""
     if chance not in ("sampled", "explicit"):
         raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
+    if isinstance(variants, str):
+        variants = [variants] if variants else []
+    variants = list(variants)
     load_spec(pack, players, variants)  # a clear error for a wrong pack, player count or variant
     params: dict[str, Any] = {
         "pack": pack.replace(",", "+"),
