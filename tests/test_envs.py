@@ -249,6 +249,12 @@ def test_openspiel_sampled_chance(ospiel) -> None:  # type: ignore[no-untyped-de
     back = game.deserialize_state(state.serialize())
     assert str(back) == str(state) and back.engine_json() == state.engine_json()
     assert back.information_state_string(1) == state.information_state_string(1)
+    # the game the drawn seed and the decisions make through Engine
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    st = state.engine_state()
+    engine = Engine.for_pack("microcosm")
+    assert engine.to_json(engine.replay(2, st.seed, st.variants, st.log)) == state.engine_json()
     # two games of one rng_seed draw the same seeds
     seeds = []
     for _ in range(2):
