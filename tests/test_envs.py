@@ -363,3 +363,26 @@ def test_openspiel_variants_in_the_game_string(ospiel) -> None:  # type: ignore[
     state.apply_action(1)
     assert state.engine_state().variants == ["scenario=warmonger"]
     assert "learning" in ospiel.load("base", 2, "learning").get_parameters()["variants"]
+
+
+def test_openspiel_bounds_a_games_length(ospiel) -> None:  # type: ignore[no-untyped-def]
+    import pyspiel
+
+    game = ospiel.load("microcosm", 2, chance="explicit", max_decisions=5)
+    assert game.max_game_length() == 5
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for _ in range(5):
+        assert not state.is_terminal()
+        state.apply_action(state.legal_actions()[0])
+    # cut short: terminal with returns 0, though the engine's game goes on
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    assert state.engine_state().pending is not None
+
+
+def test_both_wrappers_share_one_action_space(pz, ospiel) -> None:  # type: ignore[no-untyped-def]
+    e = pz.env("base", 4)
+    game = ospiel.load("base", 4)
+    assert e.action_space("player_0").n == game.num_distinct_actions() == 2072
+    assert e.observation_space("player_0")["observation"].shape == (game.observation_tensor_size(),) == (3959,)
