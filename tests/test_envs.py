@@ -386,3 +386,14 @@ def test_both_wrappers_share_one_action_space(pz, ospiel) -> None:  # type: igno
     game = ospiel.load("base", 4)
     assert e.action_space("player_0").n == game.num_distinct_actions() == 2072
     assert e.observation_space("player_0")["observation"].shape == (game.observation_tensor_size(),) == (3959,)
+
+
+@pytest.mark.parametrize("module,missing", [("pettingzoo", "gymnasium"), ("openspiel", "pyspiel")])
+def test_without_the_extra_the_import_says_what_to_install(module: str, missing: str) -> None:
+    import subprocess
+    import sys
+
+    code = f"import sys; sys.modules[{missing!r}] = None; import rules_dsl.envs.{module}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].endswith(f"({missing} is missing): pip install 'rules-dsl[ai]'")

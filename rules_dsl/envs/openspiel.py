@@ -38,8 +38,13 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:  # the optional extra is not installed
+    raise ImportError(
+        f"rules_dsl.envs.openspiel needs open_spiel and numpy ({exc.name} is missing): pip install 'rules-dsl[ai]'"
+    ) from exc
 
 from rules_dsl.envs.spec import GameSpec, load_spec, returns
 from rules_dsl.serialize import to_json

@@ -25,11 +25,17 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+except ImportError as exc:  # the optional extra is not installed
+    raise ImportError(
+        f"rules_dsl.envs.pettingzoo needs pettingzoo, gymnasium and numpy ({exc.name} is missing): "
+        "pip install 'rules-dsl[ai]'"
+    ) from exc
 
 from rules_dsl.envs.spec import GameSpec, load_spec, returns
 from rules_dsl.play import render_observation
