@@ -1,0 +1,108 @@
+"""Every option id a pack's compiled rules can offer, in a fixed order: the action space
+that learning code needs (one index per option id, the same in every state of a game of
+these rules, player count and variants).
+
+The ids are enumerated the way the effects form them (rules_dsl/effects/choices.py,
+control.py, abilities.py), from the compiled effects and card types, never by hand:
+
+- the words of the rules' own choices: each `A OR B` label, each yes/no of a question, the
+  pass label of each optional choice, `pass` of `use WINDOW abilities`, each kind of
+  `choose a KIND`, each zone of `choose a GROUP` that exists in this game;
+- each card type's id (a choice of cards, of a card's ability);
+- `ID:KIND` for each token kind a card of that type can hold (its slots' kinds, and the
+  kinds a rule can put on any card), when the rules fill slots or take tokens;
+- for a type with two or more copies in this game, the ids `card_options` gives copies
+  offered together: `ID@ZONE`, `ID@ZONE.pN`, `ID@under-HOST` and `ID#CARD`, each with the
+  token forms too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rules_dsl.effects import abilities, choices, control, primitives
+from rules_dsl.interpreter import resolve_params
+from rules_dsl.rules import Rules
+
+
+def option_ids(rules: Rules, players: int, variants: Iterable[str]) -> tuple[str, ...]:
+    """The catalogue: every option id a game of these rules can offer, each once."""
+    params = resolve_params(rules, players, variants)
+    out: dict[str, None] = {}  # an ordered set
+
+    def add(*ids: str) -> None:
+        for i in ids:
+            out.setdefault(i, None)
+
+    token_choices = False
+    put_kinds: dict[str, None] = {}
+    for e in rules.effects:
+        if isinstance(e, control.Alternatives):
+            add(*e.labels)
+        elif isinstance(e, control.Ask):
+            add(e.yes, e.no)
+        elif isinstance(e, abilities.UseAbilities):
+            add("pass")
+        elif isinstance(e, choices.ChooseKind):
+            add(*e.kinds)
+        elif isinstance(e, primitives.PutToken):
+            put_kinds.setdefault(e.kind, None)
+        if isinstance(e, choices.ChooseZone):
+            add(*(z for z, when in e.zones if not when or params.get(when, 0)))
+        if isinstance(e, choices.TokenChoice):
+            token_choices = True
+        if isinstance(e, (choices.ChooseCard, choices.ChooseZone, choices.TokenChoice)) and e.optional:
+            add(e.pass_label)
+
+    copies = [ct.count if isinstance(ct.count, int) else params[ct.count] for ct in rules.cards]
+    wheres = _wheres(rules, players)
+    first = 0  # the game's number of the type's first copy: new_game makes the copies type by type
+    for ct, n in zip(rules.cards, copies):
+        places = [ct.id]
+        if n > 1:
+            places += [f"{ct.id}@{w}" for w in wheres]
+            places += [f"{ct.id}#{c}" for c in range(first, first + n)]
+        first += n
+        add(*places)
+        if token_choices:
+            kinds = dict.fromkeys(k for slot in ct.slots for k in rules.slot_groups.get(slot, (slot,)))
+            kinds.update(put_kinds)
+            add(*(f"{place}:{kind}" for place in places for kind in kinds))
+    return tuple(out)
+
+
+def _wheres(rules: Rules, players: int) -> list[str]:
+    """Every place `choices.distinct_ids` can name: a zone, a zone with its owner's seat,
+    under a card of some type."""
+    wheres: list[str] = []
+    for z in rules.zones.values():
+        wheres.append(z.name)
+        if z.per_player:
+            wheres += [f"{z.name}.p{p + 1}" for p in range(players)]
+    wheres += [f"under-{ct.id}" for ct in rules.cards]
+    return wheres
+
+
+class Catalogue:
+    """The option ids with their indices; `index` of an option no catalogue entry names is
+    an error in this module (an id form the effects learnt and this file did not)."""
+
+    def __init__(self, rules: Rules, players: int, variants: Iterable[str]) -> None:
+        self.ids = option_ids(rules, players, variants)
+        self._index = {o: i for i, o in enumerate(self.ids)}
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def index(self, option: str) -> int:
+        i = self._index.get(option)
+        if i is None:
+            raise LookupError(
+                f"option {option!r} is not in the action catalogue of these rules: "
+                "rules_dsl/envs/catalogue.py does not know this form of option id"
+            )
+        return i
+
+    def actions(self, options: Iterable[str]) -> list[int]:
+        """The legal options' action numbers, ascending."""
+        return sorted(self.index(o) for o in options)

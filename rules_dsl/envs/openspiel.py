@@ -1,0 +1,318 @@
+"""Any pack as an OpenSpiel game, registered as a Python game (docs/ai.md).
+
+    from rules_dsl.envs.openspiel import load
+    game = load(pack="base", players=2)
+
+Two registered games share one implementation:
+
+- `python_rules_dsl`: chance mode SAMPLED_STOCHASTIC. The root is a chance node with one
+  outcome; applying it draws the engine's seed from the game's random stream (parameter
+  `rng_seed`, -1 for a fresh one), and every later shuffle is the engine's own seeded one,
+  inside the decisions that cause it.
+- `python_rules_dsl_explicit`: the same with EXPLICIT_STOCHASTIC chance: the root chance
+  node has `seeds` equally likely outcomes, outcome i being the engine's seed i. OpenSpiel
+  cannot serialize a sampled-stochastic Python game (its Game::Serialize needs
+  GetRNGState, which Python games cannot provide), so `random_sim_test(serialize=True)`
+  needs this one; a state of either serializes through the engine's JSON.
+
+Parameters (game strings cannot hold `,` or `=` in a value, so several packs or variants
+are joined with `+` and a variant's `OPTION=NAME` is written `OPTION:NAME`): `pack`,
+`players`, `variants`, `max_decisions` (a game still running after that many decisions
+ends with returns 0: OpenSpiel needs a bound on a game's length), and `rng_seed` or
+`seeds`.
+
+Actions are the pack's action catalogue (rules_dsl/envs/catalogue.py), the same numbers as
+the PettingZoo environment's. Returns come at the end from the pack's scoring
+(rules_dsl/envs/spec.py). The observation is the seat's view (rules_dsl/observation.py) as
+JSON (string) and rules_dsl/envs/features.py (tensor). The information state adds the
+seat's own decisions, each with a digest of what it saw when it took it (string: perfect
+recall); its tensor is the observation tensor plus how often the seat took each action
+(a fixed-length summary, not a perfect-recall encoding).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterable
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:  # the optional extra is not installed
+    raise ImportError(
+        f"rules_dsl.envs.openspiel needs open_spiel and numpy ({exc.name} is missing): pip install 'rules-dsl[ai]'"
+    ) from exc
+
+from rules_dsl.envs.spec import GameSpec, load_spec, returns
+from rules_dsl.serialize import to_json
+from rules_dsl.state import GameState
+
+SAMPLED = "python_rules_dsl"
+EXPLICIT = "python_rules_dsl_explicit"
+MAX_PLAYERS = 16
+
+
+def load(
+    pack: str = "base",
+    players: int = 2,
+    variants: Iterable[str] | str = (),
+    *,
+    chance: str = "sampled",
+    rng_seed: int = -1,
+    seeds: int = 1000,
+    max_decisions: int = 20000,
+) -> pyspiel.Game:
+    """The game of `pack` (installed pack ids or folders, separated by commas) for
+    `players` seats; `chance` is "sampled" or "explicit" (see the module's text)."""
+    if chance not in ("sampled", "explicit"):
+        raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
+    if isinstance(variants, str):
+        variants = [variants] if variants else []
+    variants = list(variants)
+    load_spec(pack, players, variants)  # a clear error for a wrong pack, player count or variant
+    params: dict[str, Any] = {
+        "pack": pack.replace(",", "+"),
+        "players": players,
+        "variants": "+".join(v.replace("=", ":") for v in variants),
+        "max_decisions": max_decisions,
+    }
+    if chance == "sampled":
+        params["rng_seed"] = rng_seed
+        return pyspiel.load_game(SAMPLED, params)
+    params["seeds"] = seeds
+    return pyspiel.load_game(EXPLICIT, params)
+
+
+def _game_type(short_name: str, chance: Any, extra: dict[str, Any]) -> Any:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=f"rules_dsl pack ({short_name})",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"pack": "base", "players": 2, "variants": "", "max_decisions": 20000} | extra,
+    )
+
+
+_SAMPLED_TYPE = _game_type(SAMPLED, pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC, {"rng_seed": -1})
+_EXPLICIT_TYPE = _game_type(EXPLICIT, pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC, {"seeds": 1000})
+
+
+class RulesGame(pyspiel.Game):
+    game_type = _SAMPLED_TYPE
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = self.game_type.parameter_specification | (params or {})
+        variants = [v.replace(":", "=") for v in str(p["variants"]).split("+") if v]
+        self.spec_: GameSpec = load_spec(str(p["pack"]).replace("+", ","), int(p["players"]), variants)
+        n = self.spec_.players
+        self.max_decisions = int(p["max_decisions"])
+        self.seeds = int(p.get("seeds", 1))
+        if self.seeds < 1:
+            raise ValueError(f"seeds must be at least 1, not {self.seeds}")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.spec_.catalogue),
+            max_chance_outcomes=self.seeds,
+            num_players=n,
+            min_utility=-1.0 / (n - 1) if n > 1 else 0.0,
+            max_utility=1.0,
+            utility_sum=0.0 if n > 1 else None,
+            max_game_length=self.max_decisions,
+        )
+        super().__init__(self.game_type, info, p)
+        seed = int(p.get("rng_seed", -1))
+        self._rng = random.Random(None if seed < 0 else seed)
+
+    def draw_seed(self) -> int:
+        return self._rng.randrange(2**31)
+
+    def new_initial_state(self) -> RulesState:
+        return RulesState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RulesObserver:
+        return RulesObserver(self, iig_obs_type, params)
+
+
+class ExplicitRulesGame(RulesGame):
+    game_type = _EXPLICIT_TYPE
+
+
+class _Held:
+    """The engine's state inside an OpenSpiel state, with each seat's decisions: cloned with
+    `GameState.clone` (OpenSpiel deep-copies a Python state's attributes), pickled as the
+    engine's JSON (OpenSpiel serializes a Python state by pickling them), and loaded back
+    (checked and replayed by `Engine.from_json`) when first used after that. `views` keeps
+    what each seat sees of the state until the next decision changes it."""
+
+    __slots__ = ("st", "text", "trail", "taken", "views")
+
+    def __init__(self, st: GameState | None, text: str, trail: list[list[str]], taken: list[list[int]]) -> None:
+        self.st = st
+        self.text = text
+        self.trail = trail  # per seat: "digest:option" for each of its decisions
+        self.taken = taken  # per seat: the action of each of its decisions
+        self.views: dict[tuple[str, int], Any] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        st = self.st.clone() if self.st is not None else None
+        return _Held(st, self.text, [t.copy() for t in self.trail], [t.copy() for t in self.taken])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        text = self.text if self.st is None else to_json(self.st)
+        return (_Held, (None, text, self.trail, self.taken))
+
+
+class RulesState(pyspiel.State):
+    def __init__(self, game: RulesGame) -> None:
+        super().__init__(game)
+        self._held: _Held | None = None  # None until the chance node at the root is applied
+        self._decisions = 0
+
+    def _spec(self) -> GameSpec:
+        game: RulesGame = self.get_game()
+        return game.spec_
+
+    def engine_state(self) -> GameState | None:
+        """The engine's state (None before the root's chance outcome)."""
+        h = self._held
+        if h is None:
+            return None
+        if h.st is None:
+            h.st = self._spec().engine.from_json(h.text)
+            h.text = ""
+        return h.st
+
+    def view(self, what: str, player: int) -> Any:
+        """What `player` sees now: the engine's observation ("obs"), as JSON ("json"), as
+        numbers ("vector"); made once per position."""
+        st = self.engine_state()
+        h = self._held
+        assert st is not None and h is not None
+        key = (what, player)
+        v = h.views.get(key)
+        if v is None:
+            spec = self._spec()
+            if what == "obs":
+                v = spec.engine.observe(st, player)
+            elif what == "json":
+                v = json.dumps(self.view("obs", player), sort_keys=True)
+            else:
+                v = spec.features.vector(self.view("obs", player))
+            h.views[key] = v
+        return v
+
+    def current_player(self) -> int:
+        st = self.engine_state()
+        if st is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if st.pending is None or self._decisions >= self.get_game().max_decisions:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return st.pending.player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        st = self.engine_state()
+        assert st is not None and st.pending is not None and st.pending.player == player
+        return self._spec().catalogue.actions(st.pending.options)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        k = self.get_game().seeds
+        return [(i, 1.0 / k) for i in range(k)]
+
+    def _apply_action(self, action: int) -> None:
+        spec = self._spec()
+        st = self.engine_state()
+        if st is None:
+            game: RulesGame = self.get_game()
+            seed = game.draw_seed() if game.game_type is _SAMPLED_TYPE else int(action)
+            n = spec.players
+            self._held = _Held(spec.new_game(seed), "", [[] for _ in range(n)], [[] for _ in range(n)])
+            return
+        h = self._held
+        assert st.pending is not None and h is not None
+        seat = st.pending.player
+        option = spec.catalogue.ids[action]
+        seen = hashlib.sha1(self.view("json", seat).encode()).hexdigest()[:12]
+        spec.engine.apply(st, option)  # an illegal option raises IllegalOption naming the legal ones
+        h.views.clear()
+        h.trail[seat].append(f"{seen}:{option}")
+        h.taken[seat].append(action)
+        self._decisions += 1
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return "seed" if self.get_game().game_type is _SAMPLED_TYPE else f"seed {action}"
+        return self._spec().catalogue.ids[action]
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == int(pyspiel.PlayerId.TERMINAL)
+
+    def returns(self) -> list[float]:
+        st = self.engine_state()
+        if st is None:
+            return [0.0] * self._spec().players
+        return returns(st)
+
+    def engine_json(self) -> str:
+        """The engine's saved game (`Engine.to_json`), for any tool of rules_dsl."""
+        st = self.engine_state()
+        assert st is not None, "the root chance node has not been applied yet"
+        return self._spec().engine.to_json(st)
+
+    def __str__(self) -> str:
+        st = self.engine_state()
+        if st is None:
+            return "chance: the seed"
+        return f"seed {st.seed}, {len(st.log)} decisions: " + " | ".join(st.log)
+
+
+class RulesObserver:
+    """OpenSpiel's Python observer: the observation (`perfect_recall` False) or the
+    information state (True) of one seat, as a tensor and a string."""
+
+    def __init__(self, game: RulesGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if not kind.public_info or kind.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("only a seat's own observation or information state is supported (public and private)")
+        self.perfect_recall = bool(kind.perfect_recall)
+        self.spec = game.spec_
+        features = self.spec.features.size
+        actions = len(self.spec.catalogue) if self.perfect_recall else 0
+        self.tensor = np.zeros(features + actions, np.float32)
+        self.dict = {"observation": self.tensor[:features]}
+        if actions:
+            self.dict["actions_taken"] = self.tensor[features:]
+
+    def set_from(self, state: RulesState, player: int) -> None:
+        self.tensor.fill(0)
+        h = state._held
+        if h is None:
+            return
+        self.dict["observation"][:] = state.view("vector", player)
+        if self.perfect_recall:
+            np.add.at(self.dict["actions_taken"], h.taken[player], 1)
+
+    def string_from(self, state: RulesState, player: int) -> str:
+        h = state._held
+        if h is None:
+            return "before the seed"
+        text: str = state.view("json", player)
+        if self.perfect_recall:
+            text += "\nmy decisions: " + " ".join(h.trail[player])
+        return text
+
+
+pyspiel.register_game(_SAMPLED_TYPE, RulesGame)
+pyspiel.register_game(_EXPLICIT_TYPE, ExplicitRulesGame)

@@ -1,0 +1,211 @@
+"""Any pack as a PettingZoo AEC environment (docs/ai.md).
+
+    from rules_dsl.envs.pettingzoo import env
+    e = env(pack="base", players=2, seed=1)
+
+Agents are `player_0` .. `player_{n-1}` (the engine's seats). The agent to act is the
+seat the engine's pending decision belongs to, so one agent may act several times in a
+row. Each agent's action space is one `Discrete` of the pack's action catalogue
+(rules_dsl/envs/catalogue.py; `option_id(action)` names an action), its observation a dict
+of `observation` (rules_dsl/envs/features.py) and `action_mask` (1 for the legal actions
+of the agent to act, all 0 for the others). `infos[agent]` holds the engine's observation
+of that seat (`Engine.observe`) and, for the agent to act, the legal option ids.
+
+Rewards come only at the end of the game, from the pack's scoring (rules_dsl/envs/spec.py:
+a sole winner 1, the others -1/(players-1), tied winners share). An action outside the
+mask follows PettingZoo's convention for illegal moves (its TerminateIllegalWrapper): a
+warning naming the legal actions, the game ends, the agent that moved gets -1 and the
+others 0. An action that is not a number of the action space raises ValueError.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+except ImportError as exc:  # the optional extra is not installed
+    raise ImportError(
+        f"rules_dsl.envs.pettingzoo needs pettingzoo, gymnasium and numpy ({exc.name} is missing): "
+        "pip install 'rules-dsl[ai]'"
+    ) from exc
+
+from rules_dsl.envs.spec import GameSpec, load_spec, returns
+from rules_dsl.play import render_observation
+from rules_dsl.state import GameState
+
+ILLEGAL_REWARD = -1.0
+
+
+class IllegalActionWarning(UserWarning):
+    pass
+
+
+def env(
+    pack: str = "base",
+    players: int = 2,
+    variants: Iterable[str] = (),
+    seed: int | None = None,
+    render_mode: str | None = None,
+) -> AECEnv:
+    """The environment, with PettingZoo's order checks (reset before step, ...)."""
+    return OrderEnforcingWrapper(raw_env(pack, players, variants, seed, render_mode))
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
+    metadata = {"render_modes": ["ansi", "human"], "name": "rules_dsl_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        pack: str = "base",
+        players: int = 2,
+        variants: Iterable[str] = (),
+        seed: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in ("ansi", "human"):
+            raise ValueError(f"render_mode {render_mode!r} is not one of: ansi, human (or None)")
+        self.spec_: GameSpec = load_spec(pack, players, variants)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents: list[str] = []
+        actions = len(self.spec_.catalogue)
+        f = self.spec_.features
+        self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(f.low, f.high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._seeds = random.Random(seed)
+        self.game: GameState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def option_id(self, action: int) -> str:
+        """The engine's option id that an action number stands for."""
+        return self.spec_.catalogue.ids[action]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: with `seed`, the engine's game of that seed (and later resets without
+        one continue a stream of seeds drawn from it); without, the next seed of the stream
+        started by the constructor's `seed`."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = seed
+        else:
+            game_seed = self._seeds.randrange(2**31)
+        self.game = self.spec_.new_game(game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._after_move()
+
+    def _after_move(self) -> None:
+        st = self.game
+        assert st is not None
+        engine = self.spec_.engine
+        for i, a in enumerate(self.possible_agents):
+            if a in self.infos:
+                info: dict[str, Any] = {"observation": engine.observe(st, i)}
+                if st.pending is not None and st.pending.player == i:
+                    info["options"] = list(st.pending.options)
+                self.infos[a] = info
+        if st.pending is not None:
+            self.agent_selection = self.possible_agents[st.pending.player]
+            return
+        # the game is over: everybody's reward, then each agent steps out with None
+        for a, r in zip(self.possible_agents, returns(st)):
+            if a in self.rewards:
+                self.rewards[a] = r
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        st = self.game
+        assert st is not None, "reset() first"
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(len(self.spec_.catalogue), np.int8)
+        d = st.pending
+        if d is not None and d.player == seat and not self.terminations.get(agent, True):
+            mask[self.spec_.catalogue.actions(d.options)] = 1
+        obs = self.infos[agent]["observation"] if agent in self.infos else self.spec_.engine.observe(st, seat)
+        return {"observation": self.spec_.features.vector(obs), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self.game
+        assert st is not None and st.pending is not None
+        size = len(self.spec_.catalogue)
+        if action is None or not isinstance(action, (int, np.integer)) or not 0 <= int(action) < size:
+            raise ValueError(f"an action of {agent} is a whole number from 0 to {size - 1}, not {action!r}")
+        option = self.spec_.catalogue.ids[int(action)]
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if option not in st.pending.options:
+            self._illegal(agent, int(action), option)
+            return
+        self.spec_.engine.apply(st, option)
+        self._after_move()
+        self._accumulate_rewards()
+
+    def _illegal(self, agent: str, action: int, option: str) -> None:
+        d = self.game.pending if self.game is not None else None
+        assert d is not None
+        cat = self.spec_.catalogue
+        legal = ", ".join(f"{cat.index(o)} ({o!r})" for o in d.options)
+        warnings.warn(
+            f"illegal action {action} ({option!r}) by {agent}: the legal actions now are {legal}; "
+            f"the game ends, {agent} gets {ILLEGAL_REWARD} and the others 0",
+            IllegalActionWarning,
+            stacklevel=3,
+        )
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards[agent] = ILLEGAL_REWARD
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The seat to act's view of the game and its options with their action numbers
+        (the last seat to act's view when the game is over)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi'")
+            return None
+        st = self.game
+        assert st is not None, "reset() first"
+        seat = st.pending.player if st.pending is not None else st.active
+        text = render_observation(self.spec_.engine.observe(st, seat), seat)
+        if st.pending is not None:
+            cat = self.spec_.catalogue
+            opts = ", ".join(f"{cat.index(o)}={o}" for o in st.pending.options)
+            text += f"\nplayer_{seat}: {st.pending.prompt}\n  actions: {opts}"
+        else:
+            text += f"\ngame over: scores {st.scores}, winners {[f'player_{w}' for w in st.winners]}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

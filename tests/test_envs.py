@@ -1,0 +1,399 @@
+"""rules_dsl.envs: every pack as a PettingZoo environment and an OpenSpiel game, checked by
+those projects' own test functions, against the Engine, and for bad input.
+
+Needs the `ai` extra (scripts/test.sh installs it); without it these tests skip, except
+under CI, where they must run."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import warnings
+from pathlib import Path
+
+import pytest
+
+from rules_dsl.engine import Engine
+from rules_dsl.errors import IllegalOption, RulesError
+
+_MISSING = [m for m in ("pettingzoo", "gymnasium", "pyspiel", "numpy") if importlib.util.find_spec(m) is None]
+pytestmark = pytest.mark.skipif(
+    bool(_MISSING) and not os.environ.get("CI"), reason=f"needs the ai extra ({', '.join(_MISSING)})"
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+MOD = str(ROOT / "examples" / "mods" / "veteran-survey")
+# base 2 and 4 players, Microcosm, Escalation with 5, an example mod
+GAMES = [("base", 2), ("base", 4), ("microcosm", 2), ("escalation", 5), (MOD, 2)]
+IDS = ["base-2p", "base-4p", "microcosm", "escalation-5p", "mod-veteran-survey"]
+
+
+@pytest.fixture(scope="module")
+def pz():  # type: ignore[no-untyped-def]
+    from rules_dsl.envs import pettingzoo
+
+    return pettingzoo
+
+
+@pytest.fixture(scope="module")
+def ospiel():  # type: ignore[no-untyped-def]
+    from rules_dsl.envs import openspiel
+
+    return openspiel
+
+
+# ---------------------------------------------------------------- the action catalogue
+
+
+def test_catalogue_is_every_option_of_the_rules_in_a_fixed_order() -> None:
+    from rules_dsl.envs.catalogue import Catalogue
+
+    rules = Engine.for_pack("microcosm").rules
+    cat = Catalogue(rules, 2, rules.default_variants)
+    # Microcosm: 34 single-copy cards, then the labels of its OR choices and questions and
+    # the pass labels of its optional choices; no tokens, no copies to tell apart
+    assert len(cat) == 47
+    assert set(cat.ids) >= {c.id for c in rules.cards} | {"done", "pass", "take-a-tech", "draw-from-the-deck"}
+    assert cat.actions(["draw-from-the-deck", "take-a-tech"]) == sorted(
+        [cat.ids.index("draw-from-the-deck"), cat.ids.index("take-a-tech")]
+    )
+    with pytest.raises(LookupError, match="'no-such-option' is not in the action catalogue"):
+        cat.index("no-such-option")
+
+
+def test_catalogue_names_copies_apart_and_tokens() -> None:
+    from rules_dsl.envs.catalogue import Catalogue
+
+    rules = Engine.for_pack("base").rules
+    two, four = Catalogue(rules, 2, ()), Catalogue(rules, 4, ())
+    # the forms choices.distinct_ids and token_options give
+    assert {"research@hand", "research@action-area", "research@hand.p2", "chrispen:iron"} <= set(two.ids)
+    assert "research@hand.p4" in four.ids and "research@hand.p4" not in two.ids
+    # a single-copy planet is never told apart from another copy
+    assert not any(i.startswith("chrispen@") for i in two.ids)
+
+
+@pytest.mark.parametrize("pack,players", GAMES, ids=IDS)
+def test_every_option_of_random_games_is_in_the_catalogue(pack: str, players: int) -> None:
+    from rules_dsl.envs.spec import load_spec
+
+    spec = load_spec(pack, players)
+    for seed in range(3):
+        st = spec.new_game(seed)
+        rnd = random.Random(seed)
+        while st.pending is not None:
+            spec.catalogue.actions(st.pending.options)  # raises LookupError for an unknown option
+            spec.engine.apply_fast(st, rnd.choice(st.pending.options))
+
+
+# ---------------------------------------------------------------- observations and rewards
+
+
+def test_features_show_only_what_the_seat_may_see() -> None:
+    from rules_dsl.determinize import determinize
+    from rules_dsl.envs.spec import load_spec
+
+    spec = load_spec("base", 3)
+    st = spec.new_game(5)
+    rnd = random.Random(1)
+    for _ in range(60):
+        assert st.pending is not None
+        spec.engine.apply(st, rnd.choice(st.pending.options))
+    redealt = 0
+    for seat in range(3):
+        mine = spec.features.vector(spec.engine.observe(st, seat))
+        for k in range(3):
+            # a state the seat cannot tell from this one (hidden cards redealt) looks the same
+            other = determinize(spec.engine.rules, st, seat, random.Random(k))
+            redealt += [c.type for c in other.cards] != [c.type for c in st.cards]
+            assert (spec.features.vector(spec.engine.observe(other, seat)) == mine).all()
+    assert redealt == 9  # every redeal changed some hidden card
+    # and the seats' views differ (a hand is not the same as another's)
+    views = [spec.features.vector(spec.engine.observe(st, seat)) for seat in (0, 1)]
+    assert not (views[0] == views[1]).all()
+
+
+def test_returns_from_the_winners() -> None:
+    from rules_dsl.envs.spec import returns
+
+    st = Engine.for_pack("base").new_game(4, 1)
+    assert returns(st) == [0.0] * 4
+    st.over, st.winners = True, [2]
+    assert returns(st) == pytest.approx([-1 / 3, -1 / 3, 1.0, -1 / 3])
+    st.winners = [0, 2]
+    assert returns(st) == pytest.approx([1 / 3, -1 / 3, 1 / 3, -1 / 3])
+    assert sum(returns(st)) == pytest.approx(0.0)
+
+
+# ---------------------------------------------------------------- PettingZoo
+
+
+@pytest.mark.parametrize("pack,players", GAMES, ids=IDS)
+def test_pettingzoo_api_and_seed_tests(pz, pack: str, players: int) -> None:  # type: ignore[no-untyped-def]
+    from pettingzoo.test import api_test, seed_test
+
+    with warnings.catch_warnings():
+        # PettingZoo's advice for dict observations (its own masked classic games get it too)
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
+        api_test(pz.env(pack, players), num_cycles=300)
+    seed_test(lambda: pz.env(pack, players), num_cycles=300)
+
+
+def test_pettingzoo_game_is_the_engines_game(pz) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    e = pz.env("base", 3, seed=9)
+    e.reset(seed=123)
+    rnd = np.random.default_rng(4)
+    chosen: list[str] = []
+    rewards = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        rewards[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert sorted(info["options"]) == sorted(e.unwrapped.option_id(a) for a in legal)
+        a = int(rnd.choice(legal))
+        chosen.append(e.unwrapped.option_id(a))
+        e.step(a)
+    engine = Engine.for_pack("base")
+    st = engine.new_game(3, 123)
+    for option in chosen:
+        engine.apply(st, option)
+    assert st.over and engine.to_json(st) == engine.to_json(e.unwrapped.game)
+    winners = {f"player_{w}" for w in st.winners}
+    assert all((rewards[a] > 0) == (a in winners) for a in e.possible_agents)
+
+
+def test_pettingzoo_reset_is_reproducible(pz) -> None:  # type: ignore[no-untyped-def]
+    e = pz.env("microcosm", 2, seed=5)
+    e.reset()
+    first = e.unwrapped.game.seed
+    e.reset(seed=77)
+    assert e.unwrapped.game.seed == 77
+    again = pz.env("microcosm", 2, seed=5)
+    again.reset()
+    assert again.unwrapped.game.seed == first
+
+
+def test_pettingzoo_render_text(pz) -> None:  # type: ignore[no-untyped-def]
+    e = pz.env("microcosm", 2, seed=1, render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert text.startswith("turn 1, round 1, draw phase; player 1 to play\n")
+    cat = e.unwrapped.spec_.catalogue
+    a, b = cat.index("draw-from-the-supply"), cat.index("draw-from-the-deck")
+    assert text.endswith(
+        "player_0: choose: draw-from-the-supply OR draw-from-the-deck\n"
+        f"  actions: {a}=draw-from-the-supply, {b}=draw-from-the-deck"
+    )
+    with pytest.raises(ValueError, match="render_mode 'rgb' is not one of: ansi, human"):
+        pz.env("microcosm", 2, render_mode="rgb")
+
+
+def test_pettingzoo_bad_input(pz) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    with pytest.raises(RulesError, match=r"no pack 'nope': give an installed pack \(base, .*microcosm"):
+        pz.env("nope")
+    with pytest.raises(RulesError, match="Microcosm .* is for exactly 2 players, not 3"):
+        pz.env("microcosm", 3)
+    with pytest.raises(RulesError, match="is for 2 to 4 players, not 7"):
+        pz.env("base", 7)
+    with pytest.raises(RulesError, match=r"unknown variant 'zzz' \(known: .*learning"):
+        pz.env("base", 2, variants=["zzz"])
+    e = pz.env("microcosm", 2)
+    e.reset(seed=3)
+    obs, *_ = e.last()
+    legal = set(np.flatnonzero(obs["action_mask"]))
+    with pytest.raises(ValueError, match="a whole number from 0 to 46, not 47"):
+        e.step(47)
+    bad = next(a for a in range(47) if a not in legal)
+    agent = e.agent_selection
+    with pytest.warns(pz.IllegalActionWarning, match=rf"illegal action {bad} .* the legal actions now are .*draw-from"):
+        e.step(bad)
+    # PettingZoo's convention: the game ends, the agent that moved gets -1, the others 0
+    assert all(e.terminations.values())
+    assert e._cumulative_rewards[agent] == -1.0
+    assert sum(e._cumulative_rewards.values()) == -1.0
+
+
+# ---------------------------------------------------------------- OpenSpiel
+
+
+@pytest.mark.parametrize("pack,players", GAMES, ids=IDS)
+def test_openspiel_random_sim_test(ospiel, pack: str, players: int) -> None:  # type: ignore[no-untyped-def]
+    import pyspiel
+
+    pyspiel.random_sim_test(ospiel.load(pack, players, chance="explicit"), num_sims=3, serialize=True, verbose=False)
+
+
+def test_openspiel_sampled_chance(ospiel) -> None:  # type: ignore[no-untyped-def]
+    import pyspiel
+
+    game = ospiel.load("microcosm", 2, rng_seed=4)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    # OpenSpiel itself cannot serialize a sampled-stochastic Python game
+    with pytest.raises(pyspiel.SpielError, match="GetRNGState unimplemented"):
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    # a state of it still serializes, through the engine's JSON
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for _ in range(25):
+        state.apply_action(state.legal_actions()[-1])
+    back = game.deserialize_state(state.serialize())
+    assert str(back) == str(state) and back.engine_json() == state.engine_json()
+    assert back.information_state_string(1) == state.information_state_string(1)
+    # the game the drawn seed and the decisions make through Engine
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    st = state.engine_state()
+    engine = Engine.for_pack("microcosm")
+    assert engine.to_json(engine.replay(2, st.seed, st.variants, st.log)) == state.engine_json()
+    # two games of one rng_seed draw the same seeds
+    seeds = []
+    for _ in range(2):
+        s = ospiel.load("microcosm", 2, rng_seed=4).new_initial_state()
+        s.apply_action(0)
+        seeds.append(s.engine_state().seed)
+    assert seeds[0] == seeds[1]
+
+
+def test_openspiel_game_is_the_engines_game(ospiel) -> None:  # type: ignore[no-untyped-def]
+    game = ospiel.load("base", 2, chance="explicit")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1000
+    state.apply_action(321)
+    rnd = random.Random(2)
+    chosen: list[str] = []
+    while not state.is_terminal():
+        a = rnd.choice(state.legal_actions())
+        chosen.append(state.action_to_string(state.current_player(), a))
+        state.apply_action(a)
+    engine = Engine.for_pack("base")
+    st = engine.new_game(2, 321)
+    for option in chosen:
+        engine.apply(st, option)
+    assert st.over and engine.to_json(st) == state.engine_json()
+    winner = st.winners[0]
+    assert state.returns()[winner] > 0 > state.returns()[1 - winner]
+
+
+def test_openspiel_observations(ospiel) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    game = ospiel.load("microcosm", 2, chance="explicit")
+    state = game.new_initial_state()
+    state.apply_action(7)
+    a = state.legal_actions()[0]
+    state.apply_action(a)
+    p = 0
+    assert len(state.observation_tensor(p)) == game.observation_tensor_size()
+    info = np.array(state.information_state_tensor(p))
+    assert len(info) == game.information_state_tensor_size() == game.observation_tensor_size() + 47
+    assert info[game.observation_tensor_size() + a] == 1  # seat 0 took action a once
+    assert state.information_state_string(0).endswith(state.action_to_string(0, a))
+    assert '"player": 1' in state.observation_string(1)
+
+
+def test_openspiel_bad_input(ospiel) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RulesError, match="no pack 'nope'"):
+        ospiel.load("nope")
+    with pytest.raises(RulesError, match="is for exactly 2 players, not 4"):
+        ospiel.load("microcosm", 4)
+    with pytest.raises(ValueError, match="chance is 'sampled' or 'explicit', not 'dice'"):
+        ospiel.load("microcosm", 2, chance="dice")
+    state = ospiel.load("microcosm", 2, chance="explicit").new_initial_state()
+    state.apply_action(3)
+    before = str(state)
+    bad = next(a for a in range(47) if a not in state.legal_actions())
+    with pytest.raises(IllegalOption, match="is not a legal option now.*legal options:"):
+        state.apply_action(bad)
+    assert str(state) == before and state.history() == [3]
+
+
+def test_the_examples_in_docs_ai_md_run(tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    assert len(blocks) == 2
+    for i, code in enumerate(blocks):
+        assert len(code.strip().splitlines()) <= 10  # "in ten lines"
+        script = tmp_path / f"example{i}.py"
+        script.write_text(code, encoding="utf-8")
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip()
+
+
+def test_the_training_example_runs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    curve = tmp_path / "curve.csv"
+    args = ["--minutes", "0.01", "--eval", "10", "--curve", str(curve)]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "ai" / "train_microcosm.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("before training: wins ") and lines[0].endswith("of 10 games against random")
+    assert lines[-1].startswith("after training: wins ")
+    assert curve.read_text().startswith("games,win_rate\n")
+
+
+def test_openspiel_variants_in_the_game_string(ospiel) -> None:  # type: ignore[no-untyped-def]
+    import pyspiel
+
+    game = ospiel.load("escalation", 2, ["scenario=warmonger"], chance="explicit")
+    assert "variants=scenario:warmonger" in str(game)
+    again = pyspiel.load_game(str(game))  # what OpenSpiel does when it deserializes
+    state = again.new_initial_state()
+    state.apply_action(1)
+    assert state.engine_state().variants == ["scenario=warmonger"]
+    assert "learning" in ospiel.load("base", 2, "learning").get_parameters()["variants"]
+
+
+def test_openspiel_bounds_a_games_length(ospiel) -> None:  # type: ignore[no-untyped-def]
+    import pyspiel
+
+    game = ospiel.load("microcosm", 2, chance="explicit", max_decisions=5)
+    assert game.max_game_length() == 5
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for _ in range(5):
+        assert not state.is_terminal()
+        state.apply_action(state.legal_actions()[0])
+    # cut short: terminal with returns 0, though the engine's game goes on
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    assert state.engine_state().pending is not None
+
+
+def test_both_wrappers_share_one_action_space(pz, ospiel) -> None:  # type: ignore[no-untyped-def]
+    e = pz.env("base", 4)
+    game = ospiel.load("base", 4)
+    assert e.action_space("player_0").n == game.num_distinct_actions() == 2072
+    assert e.observation_space("player_0")["observation"].shape == (game.observation_tensor_size(),) == (3959,)
+
+
+@pytest.mark.parametrize("module,missing", [("pettingzoo", "gymnasium"), ("openspiel", "pyspiel")])
+def test_without_the_extra_the_import_says_what_to_install(module: str, missing: str) -> None:
+    import subprocess
+    import sys
+
+    code = f"import sys; sys.modules[{missing!r}] = None; import rules_dsl.envs.{module}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].endswith(f"({missing} is missing): pip install 'rules-dsl[ai]'")
