@@ -7,6 +7,7 @@ from typing import Any
 
 from rules_dsl import chosen, rng
 from rules_dsl.effects.base import CURRENT, running_card
+from rules_dsl.effects.turns import GameLoop
 from rules_dsl.errors import GameRecord, GameRuntimeError, IllegalOption, RulesError, RulesLoopError
 from rules_dsl.rules import Rules
 from rules_dsl.state import CardState, Frame, GameState
@@ -91,19 +92,57 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
     return st
 
 
-def run(rules: Rules, st: GameState) -> None:
-    """Step effects until a player must decide or the game is over."""
+def run(rules: Rules, st: GameState, fresh: bool = True) -> None:
+    """Step effects until a player must decide or the game is over.
+
+    End triggers checked at once are watched (`_watch`): the effects that change what
+    they read test them on the spot, so the end is triggered the moment one holds, not
+    only after the turn. `fresh`: the state may have changed outside the effects (a new
+    game, a scenario's position), so they are tested first; `apply` passes False.
+    """
     CURRENT.rules = rules
     effects = rules.effects
     frames = st.frames
     limit = rules.step_limit
     steps = 0
+    every = CURRENT.watch_every if CURRENT.watch_rules is rules else _watch(rules)
+    if fresh and CURRENT.watch is not None:
+        CURRENT.watch(st)
+    if every:  # a watched condition that reads cards: tested after each changing step
+        while frames and st.pending is None:
+            fr = frames[-1]
+            effect = effects[fr.eid]
+            effect.step(st, fr)
+            if effect.changes and CURRENT.watch is not None:
+                CURRENT.watch(st)
+            steps += 1
+            if steps > limit:
+                raise RulesLoopError(_loop_message(rules, st))
+        return
     while frames and st.pending is None:
         fr = frames[-1]
         effects[fr.eid].step(st, fr)
         steps += 1
         if steps > limit:
             raise RulesLoopError(_loop_message(rules, st))
+
+
+def _watch(rules: Rules) -> bool:
+    """Set what the effects watch for these rules' at-once end triggers (the watch itself
+    does nothing in a game whose end is triggered); True when a condition reads more than
+    counters and zone sizes, so it is tested after every step that may change the game."""
+    loop = rules.effects[rules.game_loop]
+    CURRENT.watch_rules = rules
+    if isinstance(loop, GameLoop) and loop.watched:
+        CURRENT.watch = loop.watch
+        CURRENT.watch_counters = loop.watch_counters
+        CURRENT.watch_zones = loop.watch_zones
+        CURRENT.watch_every = loop.watch_every
+    else:
+        CURRENT.watch = None
+        CURRENT.watch_counters = CURRENT.watch_zones = frozenset()
+        CURRENT.watch_every = False
+    return CURRENT.watch_every
 
 
 def _loop_message(rules: Rules, st: GameState) -> str:
@@ -172,8 +211,10 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
             raise RulesLoopError(_decision_limit_message(rules, st))
         fr = st.frames[-1]
         CURRENT.rules = rules
+        if CURRENT.watch_rules is not rules:
+            _watch(rules)  # the decision's own change is watched too
         rules.effects[fr.eid].resume(st, fr, d.values[index])
-        run(rules, st)
+        run(rules, st, fresh=False)
     except Exception as exc:
         raise _in_game(rules, st, exc) from None
 

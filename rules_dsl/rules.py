@@ -57,6 +57,7 @@ class CounterType:
 class EndTrigger:
     name: str
     cond: Cond
+    at_once: bool = False  # watched at every step ("checked: at-once"), not only after each turn
 
 
 @attrs.frozen

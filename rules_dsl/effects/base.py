@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -24,6 +25,9 @@ class Effect:
 
     eid: int
     atomic: bool = False
+    # whether a step of it may change the game (cards, counters, tokens, marks, notes):
+    # end triggers checked at once are tested only after such steps
+    changes: bool = False
     text: str
 
     def execute(self, st: GameState, fr: Frame) -> bool:
@@ -50,6 +54,13 @@ class _Current:
     # A statistics.Recorder while one game's card moves are being counted, else None;
     # the one check `place` pays when nothing is recorded.
     recorder: Any = None
+    # While end triggers are watched (interpreter.run): the counters and zones their
+    # conditions read, and the test an effect that changes one of them runs at once.
+    watch_counters: frozenset[str] = frozenset()
+    watch_zones: frozenset[str] = frozenset()
+    watch: Callable[[GameState], None] | None = None
+    watch_every: bool = False
+    watch_rules: Any = None  # the Rules these are set for
 
 
 CURRENT = _Current()
@@ -122,6 +133,8 @@ def detach(st: GameState, card: int) -> None:
         host.under = without(host.under, card)
     else:
         st.zones[loc].remove(card)
+        if loc in CURRENT.watch_zones:
+            CURRENT.watch(st)  # type: ignore[misc]
 
 
 def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = False) -> None:
@@ -130,6 +143,8 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
         st.zones[dest].insert(0, card)
     else:
         st.zones[dest].append(card)
+    if dest in CURRENT.watch_zones:
+        CURRENT.watch(st)  # type: ignore[misc]
     cs = st.card_to_change(card)
     if CURRENT.recorder is not None:
         CURRENT.recorder.moved(st, cs, dest)
@@ -162,6 +177,8 @@ def refill(st: GameState, key: str) -> bool:
         return False
     cards.extend(pile)
     pile.clear()
+    if key in CURRENT.watch_zones or skey in CURRENT.watch_zones:
+        CURRENT.watch(st)  # type: ignore[misc]
     recorder = CURRENT.recorder
     for c in cards:
         cs = st.card_to_change(c)
