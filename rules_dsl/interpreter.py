@@ -47,7 +47,10 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
         fewest, most = rules.min_players, rules.max_players
         allowed = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
         raise RulesError(f"{rules.name} is for {allowed} players, not {players}")
-    variant_names = list(rules.default_variants if variants is None else variants)
+    variant_names = [
+        chosen.canonical(rules, v) if chosen.is_choice(v) else v
+        for v in (rules.default_variants if variants is None else variants)
+    ]
     params = resolve_params(rules, players, variant_names)
     zones: dict[str, list[int]] = {}
     for z in rules.zones.values():
@@ -63,7 +66,7 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
         for _ in range(count):
             zones[ct.zone].append(len(cards))
             cards.append(CardState(t, ct.zone, up))
-    chosen.place(rules, variant_names, cards, zones)
+    chosen.place(rules, variant_names, cards, zones, params)
     counters = {
         c.name: [c.start if isinstance(c.start, int) else params[c.start]] * players
         for c in rules.counters.values()
