@@ -34,6 +34,7 @@ from rules_dsl.scenario_expect import (
     whole,
     zone_key,
 )
+from rules_dsl.scenario_steps import chosen_option
 from rules_dsl.state import Frame, GameState
 
 __all__ = [
@@ -223,14 +224,19 @@ def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[A
             set_position(engine, st, data["position"], data.get("unused"))
         checks.append(Check("set up the position", True))
         for i, step in enumerate(decisions):
-            if isinstance(step, dict):
+            if isinstance(step, dict) and set(step) == {"choose"}:
+                option = chosen_option(engine, st, step["choose"], f"decision {i + 1}")
+            elif isinstance(step, dict):
                 if set(step) != {"expect"}:
-                    raise ScenarioError(f"decision {i + 1}: a step is an option id or {{expect: ...}}")
+                    raise ScenarioError(
+                        f"decision {i + 1}: a step is an option id, {{choose: {{card: ID}}}} or {{expect: ...}}"
+                    )
                 checks.extend(check_expectations(engine, st, step["expect"], f"at step {i + 1}"))
                 continue
-            if not isinstance(step, str | int) or isinstance(step, bool):
+            elif not isinstance(step, str | int) or isinstance(step, bool):
                 raise ScenarioError(f"decision {i + 1}: an option id, not {step!r}")
-            option = str(step)
+            else:
+                option = str(step)
             try:
                 engine.apply(st, option)
             except RulesError as exc:

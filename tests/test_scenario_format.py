@@ -260,3 +260,22 @@ def test_every_builtin_pack_has_a_box_for_unused_cards() -> None:
     for pack in builtin_packs():
         zones = Engine.for_pack(pack).rules.zones
         assert "box" in zones and not zones["box"].per_player, f"pack {pack!r} has no shared 'box' zone"
+
+
+def test_choose_by_card_fails_for_a_card_not_offered_or_offered_twice() -> None:
+    data = load("choose_by_card.yaml")
+    data["seeds"] = [1]
+    data["decisions"][2] = {"choose": {"card": "research"}}  # research@hand or research@action-area?
+    bad = failures(run(data))
+    assert any("2 options are that card ('research@hand', 'research@action-area'); say which" in b for b in bad)
+    data["decisions"][2] = {"choose": {"card": "warfare"}}
+    bad = failures(run(data))
+    assert any(
+        "choose warfare: no option for that card now; legal options: 'survey', 'research@hand'" in b for b in bad
+    )
+    data["decisions"][2] = {"choose": {"card": "resarch"}}
+    assert any("no card 'resarch'" in b and "research" in b for b in failures(run(data)))
+    data["decisions"][2] = {"choose": {"card": "research", "zone": "hnd"}}
+    assert any("no zone 'hnd'" in b for b in failures(run(data)))
+    data["decisions"][2] = {"choose": {"zone": "hand"}}
+    assert any("choose needs card: ID" in b for b in failures(run(data)))
