@@ -38,6 +38,7 @@ EXPECT_KEYS = {
     "end-trigger",
     "log",
     "invariants",
+    "option-facts",
 }
 CARD_KEYS = {"card", "face", "under", "tokens"}
 LIST_FORMS = "a list, a size, {in-order: [...]}, {contains: [...], excludes: [...]} or {one-of: [...]}"
@@ -378,6 +379,8 @@ def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> li
         scalar("decision log", st.log, exp["log"])
     if "invariants" in exp:
         checks.extend(_invariant_checks(engine, st, exp["invariants"], when))
+    if "option-facts" in exp:
+        checks.extend(_option_facts(engine, st, exp["option-facts"], when))
     problems = engine.check(st)
     checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
     return checks
@@ -392,6 +395,29 @@ def _invariant_checks(engine: Engine, st: GameState, wanted: Any, when: str) -> 
     for name, value in wanted.items():
         ok, detail = check_named(engine, st, str(name), value)
         out.append(Check(f"{when}: invariant {name}", ok, detail))
+    return out
+
+
+def _option_facts(engine: Engine, st: GameState, facts: Any, when: str) -> list[Check]:
+    """`option-facts: {OPTION: {...}}`: what an option offered now would cost or do, checked
+    on a copy of the game that takes it (and runs to the next decision); the game itself
+    goes on untaken."""
+    out = []
+    d = st.pending
+    for option, exp in mapping(facts, "expect: option-facts", "{drawde: {counters: {fighter: [1, 0]}}}").items():
+        option = str(option)
+        where = f"{when}: if {option!r} were taken"
+        if d is None or option not in d.options:
+            legal = ", ".join(repr(o) for o in d.options) if d is not None else "none (no decision is pending)"
+            out.append(Check(where, False, f"{option!r} is not offered now; the options: {legal}"))
+            continue
+        copy = st.clone()
+        try:
+            engine.apply(copy, option)
+        except RulesError as exc:
+            out.append(Check(where, False, str(exc)))
+            continue
+        out.extend(check_expectations(engine, copy, exp, where))
     return out
 
 

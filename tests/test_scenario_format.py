@@ -279,3 +279,17 @@ def test_choose_by_card_fails_for_a_card_not_offered_or_offered_twice() -> None:
     assert any("no zone 'hnd'" in b for b in failures(run(data)))
     data["decisions"][2] = {"choose": {"zone": "hand"}}
     assert any("choose needs card: ID" in b for b in failures(run(data)))
+
+
+def test_option_facts_can_fail_and_leave_the_game_untaken() -> None:
+    data = load("option_facts.yaml")
+    exp = checkpoint(data)
+    exp["option-facts"]["drawde"]["counters"] = {"fighter": [2, 0]}
+    exp["option-facts"]["pomerene"] = {"over": False}
+    bad = failures(run(data))
+    assert any("if 'drawde' were taken: counter fighter: expected [2, 0], got [3, 0]" in b for b in bad)
+    assert any(
+        "if 'pomerene' were taken: 'pomerene' is not offered now; the options: 'styku', 'drawde'" in b for b in bad
+    )
+    # the facts changed nothing: the file's own decisions and final expectations still hold
+    assert not [b for b in bad if "were taken" not in b]
