@@ -253,6 +253,41 @@ def seen_cards(view: Any) -> list[str]:
     return [v.get("card", HIDDEN) for v in reversed(view)]
 
 
+def seen_backs(view: Any) -> list[str]:
+    """Like seen_cards, with each back as `?(PROP: VALUE; ...)`: the properties the pack
+    prints on the back of its kind (vocabulary kinds' `back:`)."""
+    if isinstance(view, dict):
+        return seen_cards(view)
+    return [v["card"] if "card" in v else _back(v.get("back", {})) for v in reversed(view)]
+
+
+def _back(props: Any) -> str:
+    if not isinstance(props, dict):
+        raise ScenarioError(f"a back is {{back: {{PROPERTY: VALUE, ...}}}}, not {props!r}")
+    return HIDDEN + "(" + "; ".join(f"{k}: {props[k]}" for k in sorted(props, key=str)) + ")"
+
+
+def _mentions_backs(value: Any) -> bool:
+    if isinstance(value, dict):
+        return "back" in value or any(_mentions_backs(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_mentions_backs(v) for v in value)
+    return False
+
+
+def _backs_as_ids(value: Any) -> Any:
+    """An expectation with each `{back: {...}}` card written as the back's description."""
+    if isinstance(value, dict) and set(value) == {"back"}:
+        return _back(value["back"])
+    if isinstance(value, dict) and "back" in value:
+        raise ScenarioError(f"a card seen as its back is {{back: {{PROPERTY: VALUE, ...}}}} alone, not {value!r}")
+    if isinstance(value, dict):
+        return {k: _backs_as_ids(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_backs_as_ids(v) for v in value]
+    return value
+
+
 SEES_KEYS = {"zones", "players", "decision"}
 
 
@@ -271,7 +306,11 @@ def check_sees(engine: Engine, st: GameState, value: Any, when: str) -> list[Che
             for name, v in mapping(zones, f"sees: {seat_key}: players: {owner_key}", "{hand: 5}").items():
                 targets.append((zone_key(engine, name, owner), v, f"{label} player {owner + 1}'s {name}"))
         for key, v, where in targets:
-            shown = seen_cards(obs["zones"][key])
+            if _mentions_backs(v):  # backs described by what is printed on them, not "?"
+                shown = seen_backs(obs["zones"][key])
+                v = _backs_as_ids(v)
+            else:
+                shown = seen_cards(obs["zones"][key])
             ok, detail = compare(shown, shown, v, where)
             checks.append(Check(where, ok, detail))
         if "decision" in what:

@@ -293,3 +293,15 @@ def test_option_facts_can_fail_and_leave_the_game_untaken() -> None:
     )
     # the facts changed nothing: the file's own decisions and final expectations still hold
     assert not [b for b in bad if "were taken" not in b]
+
+
+def test_what_a_player_sees_of_a_back_can_fail() -> None:
+    data = load("what_a_player_sees_of_a_back.yaml")
+    empire = checkpoint(data)["sees"][2]["players"][1]["empire"]
+    empire[0] = {"back": {"type": "metallic", "warfare-cost": 2, "colonize-cost": 2}}
+    bad = failures(run(data))
+    assert any("'?(colonize-cost: 2; type: fertile; warfare-cost: 2)'" in b for b in bad)
+    empire[0] = "?"  # a zone listed with backs writes every back out
+    assert failures(run(data))
+    empire[0] = {"back": {"type": "fertile"}, "card": "drawde"}
+    assert any("a card seen as its back is {back:" in b for b in failures(run(data)))
