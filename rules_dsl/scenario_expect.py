@@ -39,6 +39,7 @@ EXPECT_KEYS = {
     "log",
     "invariants",
     "option-facts",
+    "trace",
 }
 CARD_KEYS = {"card", "face", "under", "tokens"}
 LIST_FORMS = "a list, a size, {in-order: [...]}, {contains: [...], excludes: [...]} or {one-of: [...]}"
@@ -336,7 +337,10 @@ def _seen_decision(got: dict[str, Any] | None, d: Any, label: str) -> Check:
 DECISION_KEYS = {"player", "options", "prompt"}
 
 
-def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> list[Check]:
+def check_expectations(
+    engine: Engine, st: GameState, exp: Any, when: str, trace: list[str] | None = None
+) -> list[Check]:
+    """`trace`: the moments announced since the previous checkpoint, where the caller traces."""
     exp = check_keys(exp, EXPECT_KEYS, "expect")
     checks: list[Check] = []
 
@@ -420,6 +424,17 @@ def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> li
         checks.extend(_invariant_checks(engine, st, exp["invariants"], when))
     if "option-facts" in exp:
         checks.extend(_option_facts(engine, st, exp["option-facts"], when))
+    if "trace" in exp:
+        if trace is None:
+            raise ScenarioError("trace: is checked in a scenario's checkpoints and its final expect only")
+        wanted = exp["trace"]
+        if isinstance(wanted, dict) and set(wanted) == {"contains"}:
+            got = iter(trace)  # the moments listed, in this order, others between them allowed
+            ok = all(any(m == str(w) for m in got) for w in _strings(wanted["contains"], "trace: contains"))
+            detail = "" if ok else f"expected {wanted['contains']} in this order among {trace}"
+            checks.append(Check(f"{when}: moments announced", ok, detail))
+        else:
+            scalar("moments announced", trace, _strings(wanted, "trace"))
     problems = engine.check(st)
     checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
     return checks

@@ -1,4 +1,5 @@
-"""Scenario decisions that name what is chosen instead of an option id (docs/scenarios.md).
+"""Scenario decisions: options named by card instead of by id, and the trace of the
+moments a decision announces (docs/scenarios.md).
 
 `choose: {card: janus}` picks the pending decision's option for that card, wherever the
 card is and whatever its option id (`janus`, `janus@empire.p2`, `janus#12`, `janus:food`),
@@ -8,8 +9,11 @@ copies of the card are offered from several places.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from rules_dsl.effects.base import CURRENT
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
 from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of
@@ -70,3 +74,14 @@ def chosen_option(engine: Engine, st: GameState, spec: Any, where: str) -> str:
             "say which with zone: or player:, or give the option id"
         )
     return found[0]
+
+
+@contextmanager
+def tracing(trace: list[str]) -> Iterator[None]:
+    """Record the moments announced while the block runs (`trace:` in a checkpoint)."""
+    previous = CURRENT.trace
+    CURRENT.trace = trace
+    try:
+        yield
+    finally:
+        CURRENT.trace = previous

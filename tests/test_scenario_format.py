@@ -305,3 +305,16 @@ def test_what_a_player_sees_of_a_back_can_fail() -> None:
     assert failures(run(data))
     empire[0] = {"back": {"type": "fertile"}, "card": "drawde"}
     assert any("a card seen as its back is {back:" in b for b in failures(run(data)))
+
+
+def test_a_trace_can_fail() -> None:
+    data = load("trace_of_moments.yaml")
+    checkpoint(data)["trace"] = ["player 1: conquer", "player 1: attack"]  # the wrong order
+    assert any(
+        "moments announced: expected ['player 1: conquer', 'player 1: attack'], "
+        "got ['player 1: attack', 'player 1: conquer']" in b
+        for b in failures(run(data))
+    )
+    data = load("trace_of_moments.yaml")
+    data["decisions"][4] = {"expect": {"trace": {"contains": ["player 2: lead"]}}}
+    assert any("expected ['player 2: lead'] in this order among" in b for b in failures(run(data)))

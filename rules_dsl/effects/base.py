@@ -61,6 +61,8 @@ class _Current:
     watch: Callable[[GameState], None] | None = None
     watch_every: bool = False
     watch_rules: Any = None  # the Rules these are set for
+    # While a scenario traces a decision: each moment announced, "player N: MOMENT", in order.
+    trace: list[str] | None = None
 
 
 CURRENT = _Current()
