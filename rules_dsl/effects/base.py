@@ -25,8 +25,9 @@ class Effect:
 
     eid: int
     atomic: bool = False
-    # whether a step of it may change the game (cards, counters, tokens, marks, notes):
-    # end triggers checked at once are tested only after such steps
+    # whether a step of it may change the game (cards, counters, tokens, marks, notes): an
+    # end trigger checked at once whose condition reads more than counters and zone sizes
+    # is tested after each such step
     changes: bool = False
     text: str
 

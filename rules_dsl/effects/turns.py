@@ -28,8 +28,9 @@ class GameLoop(Effect):
     breakdown: tuple[tuple[str, NumExpr], ...] = ()
     turn_limit: int = 0  # a safety net: the game ends after this many turns (0: none)
     watched: tuple[tuple[str, Cond], ...] = ()  # triggers checked at once ("checked: at-once")
-    # what the watched conditions read (effects/watching.py): they are re-tested after a step
-    # that changed one of these; with watch_every, after every step that may change the game
+    # what the watched conditions read (effects/watching.py): an effect that changes one of
+    # these tests them at once; with watch_every, they are tested after every step that may
+    # change the game
     watch_counters: frozenset[str] = frozenset()
     watch_zones: frozenset[str] = frozenset()
     watch_every: bool = False
