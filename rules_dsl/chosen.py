@@ -31,7 +31,7 @@ def names(rules: Rules, option: Choosable) -> list[str]:
 
 def find(rules: Rules, option: Choosable, name: str) -> str | None:
     """The offered name that `name` stands for: the name itself (a card id without the
-    prefix), or the card's printed name or id in any case ("Scorched Earth"); else None."""
+    prefix), or the card's printed name or id in any case ("Big Market"); else None."""
     offered = names(rules, option)
     if name in offered:
         return name
@@ -58,8 +58,8 @@ def parse(rules: Rules, entry: str) -> tuple[Choosable, int]:
 
 
 def canonical(rules: Rules, entry: str) -> str:
-    """`OPTION=NAME` with NAME as the option offers it (`scenario=Scorched Earth` ->
-    `scenario=scorched-earth`), so a game keeps one spelling of each choice."""
+    """`OPTION=NAME` with NAME as the option offers it (`start=Big Market` ->
+    `start=big-market`), so a game keeps one spelling of each choice."""
     option, t = parse(rules, entry)
     return entry.partition(SEPARATOR)[0] + SEPARATOR + rules.cards[t].id[len(option.prefix) :]
 

@@ -458,7 +458,7 @@ def _option_facts(engine: Engine, st: GameState, facts: Any, when: str) -> list[
     goes on untaken."""
     out = []
     d = st.pending
-    for option, exp in mapping(facts, "expect: option-facts", "{drawde: {counters: {fighter: [1, 0]}}}").items():
+    for option, exp in mapping(facts, "expect: option-facts", "{OPTION: {counters: {coins: [1, 0]}}}").items():
         option = str(option)
         where = f"{when}: if {option!r} were taken"
         if d is None or option not in d.options:

@@ -1,8 +1,8 @@
 """Scenario decisions: options named by card instead of by id, and the trace of the
 moments a decision announces (docs/scenarios.md).
 
-`choose: {card: janus}` picks the pending decision's option for that card, wherever the
-card is and whatever its option id (`janus`, `janus@empire.p2`, `janus#12`, `janus:food`),
+`choose: {card: ID}` picks the pending decision's option for that card, wherever the
+card is and whatever its option id (`ID`, `ID@discard.p2`, `ID#12`, `ID:KIND`),
 so one file can run over many seeds and seats; `zone:` and `player:` narrow it down when
 copies of the card are offered from several places.
 """

@@ -26,7 +26,7 @@ from rules_dsl.effects.values import (
 @attrs.frozen
 class Reads:
     counters: frozenset[str]  # per-player or shared counters
-    zones: frozenset[str]  # zone keys ("influence-supply", "hand.0")
+    zones: frozenset[str]  # zone keys ("supply", "hand.0")
 
 
 def reads(expr: object) -> Reads | None:
