@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules_dsl import chosen, rng
-from rules_dsl.effects.base import running_card
+from rules_dsl.effects.base import running_card, watch
 from rules_dsl.errors import GameRecord, GameRuntimeError, IllegalOption, RulesError, RulesLoopError
 from rules_dsl.rules import Rules
 from rules_dsl.state import CardState, Frame, GameState
@@ -49,7 +49,10 @@ def new_game(
         fewest, most = rules.min_players, rules.max_players
         allowed = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
         raise RulesError(f"{rules.name} is for {allowed} players, not {players}")
-    variant_names = list(rules.default_variants if variants is None else variants)
+    variant_names = [
+        chosen.canonical(rules, v) if chosen.is_choice(v) else v
+        for v in (rules.default_variants if variants is None else variants)
+    ]
     params = resolve_params(rules, players, variant_names)
     zones: dict[str, list[int]] = {}
     for z in rules.zones.values():
@@ -65,7 +68,7 @@ def new_game(
         for _ in range(count):
             zones[ct.zone].append(len(cards))
             cards.append(CardState(t, ct.zone, up))
-    chosen.place(rules, variant_names, cards, zones)
+    chosen.place(rules, variant_names, cards, zones, params)
     counters = {
         c.name: [c.start if isinstance(c.start, int) else params[c.start]] * players
         for c in rules.counters.values()
@@ -97,13 +100,32 @@ def new_game(
     return st
 
 
-def run(rules: Rules, st: GameState) -> None:
-    """Step effects until a player must decide or the game is over."""
+def run(rules: Rules, st: GameState, fresh: bool = True) -> None:
+    """Step effects until a player must decide or the game is over.
+
+    End triggers checked at once are watched (`effects.base.watch`): the effects that change what
+    they read test them on the spot, so the end is triggered the moment one holds, not
+    only after the turn. `fresh`: the state may have changed outside the effects (a new
+    game, a scenario's position), so they are tested first; `apply` passes False.
+    """
     st.rules = rules
     effects = rules.effects
     frames = st.frames
     limit = rules.step_limit
     steps = 0
+    if fresh and rules.watched:
+        watch(st)
+    if rules.watch_every:  # a watched condition that reads cards: tested after each changing step
+        while frames and st.pending is None:
+            fr = frames[-1]
+            effect = effects[fr.eid]
+            effect.step(st, fr)
+            if effect.changes:
+                watch(st)
+            steps += 1
+            if steps > limit:
+                raise RulesLoopError(_loop_message(rules, st))
+        return
     while frames and st.pending is None:
         fr = frames[-1]
         effects[fr.eid].step(st, fr)
@@ -179,7 +201,7 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
         fr = st.frames[-1]
         st.rules = rules
         rules.effects[fr.eid].resume(st, fr, d.values[index])
-        run(rules, st)
+        run(rules, st, fresh=False)
     except Exception as exc:
         raise _in_game(rules, st, exc) from None
 

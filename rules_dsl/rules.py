@@ -57,6 +57,7 @@ class CounterType:
 class EndTrigger:
     name: str
     cond: Cond
+    at_once: bool = False  # watched at every step ("checked: at-once"), not only after each turn
 
 
 @attrs.frozen
@@ -137,6 +138,13 @@ class Rules:
     invariants: tuple[Invariant, ...] = ()
     evaluation: NumExpr | None = None  # the pack's `evaluation:`, how good a position is for "you" (for bots)
     statistics: tuple[Statistic, ...] = ()
+    # the game loop's end triggers checked at once (effects/watching.py): the counters and
+    # zones their conditions read, which the effects changing one test on the spot, and
+    # whether a condition reads more than those (then tested after every changing step)
+    watched: bool = False
+    watch_counters: frozenset[str] = frozenset()
+    watch_zones: frozenset[str] = frozenset()
+    watch_every: bool = False
     # a card slot named by a token group holds one token of any of its kinds ("any resource")
     slot_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     choosable: dict[str, Choosable] = attrs.Factory(dict)  # option -> the cards it chooses from

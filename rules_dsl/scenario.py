@@ -33,6 +33,7 @@ from rules_dsl.scenario_expect import (
     whole,
     zone_key,
 )
+from rules_dsl.scenario_steps import chosen_option, tracing
 from rules_dsl.state import Frame, GameState
 
 __all__ = [
@@ -218,26 +219,35 @@ def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[A
     try:
         players = whole(data.get("players", 2), "players")
         st = engine.new_game(players, seed, _variants(data.get("variants")))
-        if "position" in data:
-            set_position(engine, st, data["position"], data.get("unused"))
+        trace: list[str] = []  # the moments announced since the previous checkpoint
+        with tracing(st, trace):
+            if "position" in data:
+                set_position(engine, st, data["position"], data.get("unused"))
         checks.append(Check("set up the position", True))
         for i, step in enumerate(decisions):
-            if isinstance(step, dict):
+            if isinstance(step, dict) and set(step) == {"choose"}:
+                option = chosen_option(engine, st, step["choose"], f"decision {i + 1}")
+            elif isinstance(step, dict):
                 if set(step) != {"expect"}:
-                    raise ScenarioError(f"decision {i + 1}: a step is an option id or {{expect: ...}}")
-                checks.extend(check_expectations(engine, st, step["expect"], f"at step {i + 1}"))
+                    raise ScenarioError(
+                        f"decision {i + 1}: a step is an option id, {{choose: {{card: ID}}}} or {{expect: ...}}"
+                    )
+                checks.extend(check_expectations(engine, st, step["expect"], f"at step {i + 1}", trace))
+                trace.clear()
                 continue
-            if not isinstance(step, str | int) or isinstance(step, bool):
+            elif not isinstance(step, str | int) or isinstance(step, bool):
                 raise ScenarioError(f"decision {i + 1}: an option id, not {step!r}")
-            option = str(step)
+            else:
+                option = str(step)
             try:
-                engine.apply(st, option)
+                with tracing(st, trace):
+                    engine.apply(st, option)
             except RulesError as exc:
                 checks.append(Check(f"step {i + 1} ({option})", False, str(exc)))
                 return checks
             checks.append(Check(f"step {i + 1} ({option})", True))
         if "expect" in data:
-            checks.extend(check_expectations(engine, st, data["expect"], "at the end"))
+            checks.extend(check_expectations(engine, st, data["expect"], "at the end", trace))
         if games:
             checks.append(random_continuations(engine, st, games, seed))
     except RulesError as exc:

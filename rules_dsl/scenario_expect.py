@@ -38,6 +38,8 @@ EXPECT_KEYS = {
     "end-trigger",
     "log",
     "invariants",
+    "option-facts",
+    "trace",
 }
 CARD_KEYS = {"card", "face", "under", "tokens"}
 LIST_FORMS = "a list, a size, {in-order: [...]}, {contains: [...], excludes: [...]} or {one-of: [...]}"
@@ -252,6 +254,41 @@ def seen_cards(view: Any) -> list[str]:
     return [v.get("card", HIDDEN) for v in reversed(view)]
 
 
+def seen_backs(view: Any) -> list[str]:
+    """Like seen_cards, with each back as `?(PROP: VALUE; ...)`: the properties the pack
+    prints on the back of its kind (vocabulary kinds' `back:`)."""
+    if isinstance(view, dict):
+        return seen_cards(view)
+    return [v["card"] if "card" in v else _back(v.get("back", {})) for v in reversed(view)]
+
+
+def _back(props: Any) -> str:
+    if not isinstance(props, dict):
+        raise ScenarioError(f"a back is {{back: {{PROPERTY: VALUE, ...}}}}, not {props!r}")
+    return HIDDEN + "(" + "; ".join(f"{k}: {props[k]}" for k in sorted(props, key=str)) + ")"
+
+
+def _mentions_backs(value: Any) -> bool:
+    if isinstance(value, dict):
+        return "back" in value or any(_mentions_backs(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_mentions_backs(v) for v in value)
+    return False
+
+
+def _backs_as_ids(value: Any) -> Any:
+    """An expectation with each `{back: {...}}` card written as the back's description."""
+    if isinstance(value, dict) and set(value) == {"back"}:
+        return _back(value["back"])
+    if isinstance(value, dict) and "back" in value:
+        raise ScenarioError(f"a card seen as its back is {{back: {{PROPERTY: VALUE, ...}}}} alone, not {value!r}")
+    if isinstance(value, dict):
+        return {k: _backs_as_ids(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_backs_as_ids(v) for v in value]
+    return value
+
+
 SEES_KEYS = {"zones", "players", "decision"}
 
 
@@ -270,7 +307,11 @@ def check_sees(engine: Engine, st: GameState, value: Any, when: str) -> list[Che
             for name, v in mapping(zones, f"sees: {seat_key}: players: {owner_key}", "{hand: 5}").items():
                 targets.append((zone_key(engine, name, owner), v, f"{label} player {owner + 1}'s {name}"))
         for key, v, where in targets:
-            shown = seen_cards(obs["zones"][key])
+            if _mentions_backs(v):  # backs described by what is printed on them, not "?"
+                shown = seen_backs(obs["zones"][key])
+                v = _backs_as_ids(v)
+            else:
+                shown = seen_cards(obs["zones"][key])
             ok, detail = compare(shown, shown, v, where)
             checks.append(Check(where, ok, detail))
         if "decision" in what:
@@ -296,7 +337,10 @@ def _seen_decision(got: dict[str, Any] | None, d: Any, label: str) -> Check:
 DECISION_KEYS = {"player", "options", "prompt"}
 
 
-def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> list[Check]:
+def check_expectations(
+    engine: Engine, st: GameState, exp: Any, when: str, trace: list[str] | None = None
+) -> list[Check]:
+    """`trace`: the moments announced since the previous checkpoint, where the caller traces."""
     exp = check_keys(exp, EXPECT_KEYS, "expect")
     checks: list[Check] = []
 
@@ -378,6 +422,19 @@ def check_expectations(engine: Engine, st: GameState, exp: Any, when: str) -> li
         scalar("decision log", st.log, exp["log"])
     if "invariants" in exp:
         checks.extend(_invariant_checks(engine, st, exp["invariants"], when))
+    if "option-facts" in exp:
+        checks.extend(_option_facts(engine, st, exp["option-facts"], when))
+    if "trace" in exp:
+        if trace is None:
+            raise ScenarioError("trace: is checked in a scenario's checkpoints and its final expect only")
+        wanted = exp["trace"]
+        if isinstance(wanted, dict) and set(wanted) == {"contains"}:
+            got = iter(trace)  # the moments listed, in this order, others between them allowed
+            ok = all(any(m == str(w) for m in got) for w in _strings(wanted["contains"], "trace: contains"))
+            detail = "" if ok else f"expected {wanted['contains']} in this order among {trace}"
+            checks.append(Check(f"{when}: moments announced", ok, detail))
+        else:
+            scalar("moments announced", trace, _strings(wanted, "trace"))
     problems = engine.check(st)
     checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
     return checks
@@ -392,6 +449,29 @@ def _invariant_checks(engine: Engine, st: GameState, wanted: Any, when: str) -> 
     for name, value in wanted.items():
         ok, detail = check_named(engine, st, str(name), value)
         out.append(Check(f"{when}: invariant {name}", ok, detail))
+    return out
+
+
+def _option_facts(engine: Engine, st: GameState, facts: Any, when: str) -> list[Check]:
+    """`option-facts: {OPTION: {...}}`: what an option offered now would cost or do, checked
+    on a copy of the game that takes it (and runs to the next decision); the game itself
+    goes on untaken."""
+    out = []
+    d = st.pending
+    for option, exp in mapping(facts, "expect: option-facts", "{OPTION: {counters: {coins: [1, 0]}}}").items():
+        option = str(option)
+        where = f"{when}: if {option!r} were taken"
+        if d is None or option not in d.options:
+            legal = ", ".join(repr(o) for o in d.options) if d is not None else "none (no decision is pending)"
+            out.append(Check(where, False, f"{option!r} is not offered now; the options: {legal}"))
+            continue
+        copy = st.clone()
+        try:
+            engine.apply(copy, option)
+        except RulesError as exc:
+            out.append(Check(where, False, str(exc)))
+            continue
+        out.extend(check_expectations(engine, copy, exp, where))
     return out
 
 

@@ -128,6 +128,8 @@ class GameState:
     rules: Rules = attrs.field(default=cast(Rules, None), init=False, eq=False, repr=False)
     recorder: MoveRecorder | None = attrs.field(default=None, init=False, eq=False, repr=False)
     probe_depth: int = attrs.field(default=0, init=False, eq=False, repr=False)
+    # while a scenario traces a decision (`trace:`): each moment announced, "player N: MOMENT"
+    trace: list[str] | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def card_to_change(self, card: int) -> CardState:
         """The card, ready to be changed: copied first unless this state already owns it.
@@ -192,6 +194,7 @@ class GameState:
         st.rules = self.rules
         st.recorder = None
         st.probe_depth = 0
+        st.trace = None
         st.zones = {k: v.copy() for k, v in self.zones.items()}
         st.counters = {k: v.copy() for k, v in self.counters.items()}
         st.shared = self.shared.copy()
@@ -221,4 +224,4 @@ class GameState:
 
 
 # The fields `restore` keeps: what a state is played by, not what it is.
-_NOT_GAME_DATA = frozenset({"own", "rules", "recorder", "probe_depth"})
+_NOT_GAME_DATA = frozenset({"own", "rules", "recorder", "probe_depth", "trace"})

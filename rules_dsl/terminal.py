@@ -105,10 +105,11 @@ def with_scenarios(rules: Rules, scenarios: Iterable[str] | None, picked: list[s
     offered = [] if option is None else chosen.names(rules, option)
     out = list(picked if picked is not None else rules.default_variants)
     for scenario in scenarios:
-        if scenario not in offered:
+        found = None if option is None else chosen.find(rules, option, scenario)
+        if found is None:
             choices = ", ".join(offered) if offered else "none (it has no choosable: scenario option)"
             raise UsageError(f"--scenario {scenario}: {rules.name} has no such scenario; its scenarios: {choices}")
-        out.append(SCENARIO_OPTION + chosen.SEPARATOR + scenario)
+        out.append(SCENARIO_OPTION + chosen.SEPARATOR + found)
     return out
 
 

@@ -163,7 +163,12 @@ def test_bad_choices_are_clear_errors(engine: Engine) -> None:
     with pytest.raises(RulesError, match="no card scenario-explorer is left in scenario-deck"):
         engine.new_game(2, 1, ["scenario=explorer", "scenario=explorer"])
     # Escalation deals only the cards of its box unless asked: a promotional one is not there
-    with pytest.raises(RulesError, match="no card scenario-war-path is left in scenario-deck"):
+    # ... and the error names the variant that deals it
+    with pytest.raises(
+        RulesError,
+        match=r"scenario=war-path: scenario-war-path is not in this game \(PROMO_SCENARIOS is 0 with these variants\); "
+        r"add the variant 'promo-scenarios' \(--variant promo-scenarios\)",
+    ):
         Engine.for_pack("escalation").new_game(2, 1, ["scenario=war-path"])
     st = Engine.for_pack("escalation").new_game(2, 1, ["promo-scenarios", "scenario=war-path"])
     assert ids(Engine.for_pack("escalation"), st, ["scenario.0"])["scenario-war-path"] == 1
@@ -224,3 +229,19 @@ def test_slot_room_must_name_a_quantity(tmp_path: Path) -> None:
     with pytest.raises(PackError, match=r"words.yaml:2:14: slot-room: 'resource-rom' must be a quantity") as info:
         Engine.load([str(mod)])
     assert "did you mean 'resource-room'?" in str(info.value)
+
+
+def test_a_scenario_is_chosen_by_its_printed_name_in_any_case(capsys: Capsys) -> None:
+    engine = Engine.for_pack("escalation")
+    assert terminal.with_scenarios(engine.rules, ["Scorched Earth", "war PATH"], []) == [
+        "scenario=scorched-earth",
+        "scenario=war-path",
+    ]
+    # the game keeps one spelling of the choice, so it is the same game as by id
+    by_name = engine.new_game(2, 1, ["scenario=Scorched  Earth"])
+    by_id = engine.new_game(2, 1, ["scenario=scorched-earth"])
+    assert by_name.variants == ["scenario=scorched-earth"]
+    assert engine.to_json(by_name) == engine.to_json(by_id)
+    assert run(capsys, "playthrough", "--pack", "escalation", "--scenario", "SCORCHED EARTH", "--seed", "1")[0] == 0
+    code, _, err = run(capsys, "playthrough", "--pack", "escalation", "--scenario", "War Path", "--seed", "1")
+    assert code != 0 and "add the variant 'promo-scenarios' (--variant promo-scenarios)" in err

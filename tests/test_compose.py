@@ -12,6 +12,7 @@ from conftest import ROOT, play_random
 
 from rules_dsl.cli import main
 from rules_dsl.compiler import compile_packs
+from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine
 from rules_dsl.errors import PackError, PackProblem
 from rules_dsl.state import Frame, GameState
@@ -290,6 +291,49 @@ def test_phase_procedure_trigger_default_and_tiebreak_additions(tmp_path: Path) 
     assert st.end_trigger == "enough visits"
     sold = [len(st.zones[f"sold.{p}"]) for p in range(2)]
     assert st.tiebreaks == [sold[p] + st.counters["visit"][p] for p in range(2)]
+
+
+AT_ONCE = """\
+vocabulary:
+  counters:
+    visit: {per: player, plural: visits}
+extend:
+  phases:
+    trade: {before: gain 1 visit}
+  triggers:
+    - {name: first visit, when: your visits is at least 1, checked: at-once}
+"""
+
+
+def test_a_trigger_checked_at_once_fires_within_the_turn(tmp_path: Path) -> None:
+    engine = Engine.load([SPICE, str(mod(tmp_path, "visits", AT_ONCE, requires="[spice-market]"))])
+    loop = engine.rules.effects[engine.rules.game_loop]
+    assert isinstance(loop, GameLoop)
+    # only what the condition reads is watched: the visit counter
+    assert (loop.watch_counters, loop.watch_zones, loop.watch_every) == (frozenset({"visit"}), frozenset(), False)
+    late = mod(tmp_path, "late", AT_ONCE.replace(", checked: at-once", ""), requires="[spice-market]")
+    for eng, fired in ((engine, "first visit"), (Engine.load([SPICE, str(late)]), "")):
+        st = eng.new_game(2, seed=1, variants=[])
+        while st.counters["visit"] == [0, 0]:
+            assert st.pending is not None
+            eng.apply(st, st.pending.options[0])
+        # the first trade phase counted a visit: checked at once, the end is triggered
+        # within the turn; checked after each turn, not yet
+        assert (st.turn, st.end_trigger) == (0, fired)
+
+
+def test_a_trigger_reading_cards_is_tested_after_every_changing_step(tmp_path: Path) -> None:
+    body = AT_ONCE.replace("your visits is at least 1", "the number of cards in your hand is at least 9")
+    engine = Engine.load([SPICE, str(mod(tmp_path, "hand", body, requires="[spice-market]"))])
+    loop = engine.rules.effects[engine.rules.game_loop]
+    assert isinstance(loop, GameLoop) and loop.watch_every
+
+
+def test_checked_must_be_end_of_turn_or_at_once(tmp_path: Path) -> None:
+    body = AT_ONCE.replace("checked: at-once", "checked: sometimes")
+    [p] = problems(SPICE, mod(tmp_path, "bad", body, requires="[spice-market]"))
+    assert "checked must be one of end-of-turn, at-once" in p.message
+    assert (p.line, p.expected) == (8, ["end-of-turn", "at-once"])
 
 
 def test_a_mod_adds_members_to_a_zone_group_and_a_token_group(tmp_path: Path) -> None:

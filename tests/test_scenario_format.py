@@ -260,3 +260,61 @@ def test_every_builtin_pack_has_a_box_for_unused_cards() -> None:
     for pack in builtin_packs():
         zones = Engine.for_pack(pack).rules.zones
         assert "box" in zones and not zones["box"].per_player, f"pack {pack!r} has no shared 'box' zone"
+
+
+def test_choose_by_card_fails_for_a_card_not_offered_or_offered_twice() -> None:
+    data = load("choose_by_card.yaml")
+    data["seeds"] = [1]
+    data["decisions"][2] = {"choose": {"card": "research"}}  # research@hand or research@action-area?
+    bad = failures(run(data))
+    assert any("2 options are that card ('research@hand', 'research@action-area'); say which" in b for b in bad)
+    data["decisions"][2] = {"choose": {"card": "warfare"}}
+    bad = failures(run(data))
+    assert any(
+        "choose warfare: no option for that card now; legal options: 'survey', 'research@hand'" in b for b in bad
+    )
+    data["decisions"][2] = {"choose": {"card": "resarch"}}
+    assert any("no card 'resarch'" in b and "research" in b for b in failures(run(data)))
+    data["decisions"][2] = {"choose": {"card": "research", "zone": "hnd"}}
+    assert any("no zone 'hnd'" in b for b in failures(run(data)))
+    data["decisions"][2] = {"choose": {"zone": "hand"}}
+    assert any("choose needs card: ID" in b for b in failures(run(data)))
+
+
+def test_option_facts_can_fail_and_leave_the_game_untaken() -> None:
+    data = load("option_facts.yaml")
+    exp = checkpoint(data)
+    exp["option-facts"]["drawde"]["counters"] = {"fighter": [2, 0]}
+    exp["option-facts"]["pomerene"] = {"over": False}
+    bad = failures(run(data))
+    assert any("if 'drawde' were taken: counter fighter: expected [2, 0], got [3, 0]" in b for b in bad)
+    assert any(
+        "if 'pomerene' were taken: 'pomerene' is not offered now; the options: 'styku', 'drawde'" in b for b in bad
+    )
+    # the facts changed nothing: the file's own decisions and final expectations still hold
+    assert not [b for b in bad if "were taken" not in b]
+
+
+def test_what_a_player_sees_of_a_back_can_fail() -> None:
+    data = load("what_a_player_sees_of_a_back.yaml")
+    empire = checkpoint(data)["sees"][2]["players"][1]["empire"]
+    empire[0] = {"back": {"type": "metallic", "warfare-cost": 2, "colonize-cost": 2}}
+    bad = failures(run(data))
+    assert any("'?(colonize-cost: 2; type: fertile; warfare-cost: 2)'" in b for b in bad)
+    empire[0] = "?"  # a zone listed with backs writes every back out
+    assert failures(run(data))
+    empire[0] = {"back": {"type": "fertile"}, "card": "drawde"}
+    assert any("a card seen as its back is {back:" in b for b in failures(run(data)))
+
+
+def test_a_trace_can_fail() -> None:
+    data = load("trace_of_moments.yaml")
+    checkpoint(data)["trace"] = ["player 1: conquer", "player 1: attack"]  # the wrong order
+    assert any(
+        "moments announced: expected ['player 1: conquer', 'player 1: attack'], "
+        "got ['player 1: attack', 'player 1: conquer']" in b
+        for b in failures(run(data))
+    )
+    data = load("trace_of_moments.yaml")
+    data["decisions"][4] = {"expect": {"trace": {"contains": ["player 2: lead"]}}}
+    assert any("expected ['player 2: lead'] in this order among" in b for b in failures(run(data)))

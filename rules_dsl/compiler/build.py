@@ -20,6 +20,7 @@ from rules_dsl.effects.base import Effect
 from rules_dsl.effects.control import Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.values import Num, NumExpr, VarNum
+from rules_dsl.effects.watching import reads
 from rules_dsl.errors import DslSyntaxError, suggest
 from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, find_pack_folders, key_loc, load_pack, value_loc
@@ -212,6 +213,8 @@ class _Builder:
         self.check_names(set(params) | BUILTIN_PARAMS, lets)
         players = self.player_range()
         bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
+        watched = tuple((t.name, t.cond) for t in triggers if t.at_once)
+        reads_of = [reads(cond) for _, cond in watched]
         loop = GameLoop(
             len(effects),
             "the game",
@@ -225,6 +228,10 @@ class _Builder:
             self._final_turn(sc),
             tuple(self._breakdown),
             self._turn_limit,
+            watched,
+            frozenset().union(*(r.counters for r in reads_of if r is not None)),
+            frozenset().union(*(r.zones for r in reads_of if r is not None)),
+            any(r is None for r in reads_of),
         )
         effects.append(loop)
         if self.problems.items:
@@ -264,6 +271,10 @@ class _Builder:
             statistics=tuple(statistics),
             choosable=choosable,
             slot_groups=dict(voc.token_groups),
+            watched=bool(loop.watched),
+            watch_counters=loop.watch_counters,
+            watch_zones=loop.watch_zones,
+            watch_every=loop.watch_every,
         )
 
     def check_names(self, params: set[str], lets: set[str]) -> None:
@@ -279,7 +290,7 @@ class _Builder:
         roots: list[tuple[Any, Loc]] = [(tree, loc) for _, tree, loc in self._phase_trees]
         if "setup" in self._script_trees and self._setup_loc is not None:
             roots.append((self._script_trees["setup"], self._setup_loc))
-        roots += [(tree, loc) for _, tree, loc in self._end_trees]
+        roots += [(tree, loc) for _, tree, loc, _ in self._end_trees]
         roots += list(self._score_trees.values())
         roots += [(tree, loc) for _, tree, loc in getattr(self, "_breakdown_trees", [])]
         if self._final_turn_tree is not None and self._final_turn_tree[0] is not None:
@@ -571,7 +582,7 @@ class _Builder:
             if parsed is not None:
                 self._proc_trees[name] = parsed
                 texts.append(_Text(*parsed))
-        self._end_trees: list[tuple[str, Any, Loc]] = []
+        self._end_trees: list[tuple[str, Any, Loc, bool]] = []
         self._end_after_turn = False
         self._turn_limit = 0
         self._final_turn_tree: tuple[Any, Loc] | None = None
@@ -610,15 +621,30 @@ class _Builder:
                 if not isinstance(node.get("triggers", []), list):
                     self.problems.add(value_loc(node, "triggers", end.loc.file), "triggers must be a list")
                 for trig, tloc in self.composed.triggers:
-                    if not hasattr(trig, "items") or set(trig) != shape.TRIGGER.names():
+                    if (
+                        not hasattr(trig, "items")
+                        or not {"name", "when"} <= set(trig)
+                        or not set(trig) <= shape.TRIGGER.names()
+                    ):
                         self.problems.add(
-                            tloc, "each trigger is {name: ..., when: condition}", expected=["name", "when"]
+                            tloc,
+                            "each trigger is {name: ..., when: condition, checked: end-of-turn or at-once}",
+                            expected=["name", "when", "checked"],
+                        )
+                        continue
+                    checked = trig.get("checked", "end-of-turn")
+                    if checked not in shape.END_CHECKED:
+                        self.problems.add(
+                            value_loc(trig, "checked", tloc.file),
+                            f"checked must be end-of-turn (after each turn) or at-once (the moment it holds), "
+                            f"not {checked!r}",
+                            expected=list(shape.END_CHECKED),
                         )
                         continue
                     t = Located(trig["when"], Loc(tloc.file, *self._text_loc(trig, "when", tloc)))
                     tree = self.parse_text(t, "condition")
                     if tree is not None:
-                        self._end_trees.append((str(trig["name"]), tree, t.loc))
+                        self._end_trees.append((str(trig["name"]), tree, t.loc, checked == "at-once"))
         self._score_trees: dict[str, tuple[Any, Loc]] = {}
         scoring = self.composed.scoring
         if scoring is not None:
@@ -1017,9 +1043,9 @@ class _Builder:
 
     def compile_end(self, sc: StatementCompiler) -> tuple[list[EndTrigger], NumExpr]:
         triggers = []
-        for name, tree, loc in self._end_trees:
+        for name, tree, loc, at_once in self._end_trees:
             try:
-                triggers.append(EndTrigger(name, sc.cond(tree)))
+                triggers.append(EndTrigger(name, sc.cond(tree), at_once))
             except CompileError as exc:
                 self.report(exc, loc)
         extra: NumExpr = Num(0)

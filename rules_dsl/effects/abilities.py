@@ -158,10 +158,14 @@ class Announce(Effect):
         return self.moment not in self.listeners.moments
 
     def execute(self, st: GameState, fr: Frame) -> bool:
+        if st.trace is not None:
+            st.trace.append(f"player {fr.player + 1}: {self.moment}")
         return True  # nobody listens
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.data is None:
+            if st.trace is not None:
+                st.trace.append(f"player {fr.player + 1}: {self.moment}")
             fr.data = self.collect(st, fr)
         st.failed = False  # the previous ability's failure is its own
         if not fr.data:

@@ -24,6 +24,10 @@ class Effect:
 
     eid: int
     atomic: bool = False
+    # whether a step of it may change the game (cards, counters, tokens, marks, notes): an
+    # end trigger checked at once whose condition reads more than counters and zone sizes
+    # is tested after each such step
+    changes: bool = False
     text: str
 
     def execute(self, st: GameState, fr: Frame) -> bool:
@@ -40,6 +44,12 @@ class Effect:
     def can_start(self, st: GameState, fr: Frame) -> bool:
         """Whether this could do anything now (used to offer only doable options)."""
         return True
+
+
+def watch(st: GameState) -> None:
+    """Test the at-once end triggers now: an effect changed something their conditions read."""
+    rules = st.rules
+    rules.effects[rules.game_loop].watch(st)  # type: ignore[attr-defined]
 
 
 def running_card(rules: Rules, st: GameState) -> str:
@@ -102,6 +112,8 @@ def detach(st: GameState, card: int) -> None:
         host.under = without(host.under, card)
     else:
         st.zones[loc].remove(card)
+        if loc in st.rules.watch_zones:
+            watch(st)
 
 
 def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = False) -> None:
@@ -110,6 +122,8 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
         st.zones[dest].insert(0, card)
     else:
         st.zones[dest].append(card)
+    if dest in st.rules.watch_zones:
+        watch(st)
     cs = st.card_to_change(card)
     if st.recorder is not None:
         st.recorder.moved(st, cs, dest)
@@ -142,6 +156,8 @@ def refill(st: GameState, key: str) -> bool:
         return False
     cards.extend(pile)
     pile.clear()
+    if key in st.rules.watch_zones or skey in st.rules.watch_zones:
+        watch(st)
     recorder = st.recorder
     for c in cards:
         cs = st.card_to_change(c)

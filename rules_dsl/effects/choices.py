@@ -165,6 +165,8 @@ class ChooseZone(Guard):
 class TokenChoice(Guard):
     """A choice of (card, token kind) pairs: which slot to fill, which token to take."""
 
+    changes = True
+
     text: str
     optional: bool
     pass_label: str

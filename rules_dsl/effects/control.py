@@ -20,6 +20,7 @@ from rules_dsl.state import Decision, Frame, GameState
 
 @attrs.frozen(eq=False)
 class Block(Effect):
+    changes = True  # it runs its atomic statements itself
     eid: int
     text: str
     children: tuple[Effect, ...]

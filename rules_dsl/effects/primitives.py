@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl import rng
-from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, take_top
+from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, take_top, watch
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr
 from rules_dsl.errors import RulesError
@@ -15,6 +15,8 @@ from rules_dsl.state import Frame, GameState, without
 @attrs.frozen(eq=False)
 class MoveCards(Effect):
     """`move it to ...`, `move all cards in X to ...`, `move the cards under it to ...`."""
+
+    changes = True
 
     eid: int
     text: str
@@ -34,6 +36,7 @@ class MoveCards(Effect):
 
 @attrs.frozen(eq=False)
 class MoveAll(Effect):
+    changes = True
     eid: int
     text: str
     source: ZoneExpr
@@ -52,6 +55,8 @@ class MoveAll(Effect):
 @attrs.frozen(eq=False)
 class MoveTop(Guard):
     """`move the top N cards of X to Y`: refills X when it runs out; fails if none moved."""
+
+    changes = True
 
     eid: int
     text: str
@@ -83,6 +88,8 @@ class MoveTop(Guard):
 class Draw(Effect):
     """`draw N cards`: from the pack's draw pile to hand, reshuffling as the zone says."""
 
+    changes = True
+
     eid: int
     text: str
     count: NumExpr
@@ -102,6 +109,7 @@ class Draw(Effect):
 
 @attrs.frozen(eq=False)
 class Tuck(Effect):
+    changes = True
     eid: int
     text: str
     card_expr: CardExpr
@@ -124,6 +132,8 @@ class Tuck(Effect):
 
 class OnOneCard(Guard):
     """An atomic effect on one card; it fails, changing nothing, when there is no card."""
+
+    changes = True
 
     card_expr: CardExpr
     atomic = True
@@ -155,6 +165,7 @@ class Flip(OnOneCard):
 
 @attrs.frozen(eq=False)
 class Shuffle(Effect):
+    changes = True
     eid: int
     text: str
     zone: ZoneExpr
@@ -173,6 +184,8 @@ class Shuffle(Effect):
 class Gain(Effect):
     """Gain from the counter's supply; when the supply is out the gain still happens."""
 
+    changes = True
+
     eid: int
     text: str
     amount: NumExpr
@@ -187,6 +200,9 @@ class Gain(Effect):
         st.counters[self.counter][fr.player] += n
         if self.supply:
             st.shared[self.supply] = max(0, st.shared[self.supply] - n)
+        watched = st.rules.watch_counters
+        if watched and (self.counter in watched or self.supply in watched):
+            watch(st)
         return True
 
 
@@ -194,6 +210,8 @@ class Gain(Effect):
 class Lose(Guard):
     """`lose N x` loses what there is; `pay N x` fails, changing nothing, if short;
     `return N x` loses what there is and puts it back into the counter's supply."""
+
+    changes = True
 
     eid: int
     text: str
@@ -212,6 +230,9 @@ class Lose(Guard):
         values[fr.player] = max(0, have - n)
         if self.supply:
             st.shared[self.supply] += have - values[fr.player]
+        watched = st.rules.watch_counters
+        if watched and (self.counter in watched or self.supply in watched):
+            watch(st)
         return True
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
@@ -254,6 +275,8 @@ class PutToken(OnOneCard):
 class Note(Effect):
     """`note the kind as sold`: remember a word for the player (each word once)."""
 
+    changes = True
+
     eid: int
     text: str
     value: TextExpr
@@ -272,6 +295,8 @@ class Note(Effect):
 class ClearNotes(Effect):
     """`clear all sold notes`: for every player."""
 
+    changes = True
+
     eid: int
     text: str
     name: str
@@ -287,6 +312,8 @@ class ClearNotes(Effect):
 @attrs.frozen(eq=False)
 class ClearMarks(Effect):
     """`clear all revealed marks`: from every card."""
+
+    changes = True
 
     eid: int
     text: str

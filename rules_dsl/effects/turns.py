@@ -27,6 +27,13 @@ class GameLoop(Effect):
     final_turn: Cond | None = None  # who takes one more turn when the game would end
     breakdown: tuple[tuple[str, NumExpr], ...] = ()
     turn_limit: int = 0  # a safety net: the game ends after this many turns (0: none)
+    watched: tuple[tuple[str, Cond], ...] = ()  # triggers checked at once ("checked: at-once")
+    # what the watched conditions read (effects/watching.py): an effect that changes one of
+    # these tests them at once; with watch_every, they are tested after every step that may
+    # change the game
+    watch_counters: frozenset[str] = frozenset()
+    watch_zones: frozenset[str] = frozenset()
+    watch_every: bool = False
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -39,6 +46,18 @@ class GameLoop(Effect):
             push(st, self.bodies[fr.pc - 1], st.active, -1, scope=True)
             return
         self.end_turn(st, fr)
+
+    def watch(self, st: GameState) -> None:
+        """Trigger the end the moment a watched condition holds (not during set-up); once
+        triggered it stays triggered, whatever changes later in the turn."""
+        if st.end_trigger or st.over or st.phase == "setup":
+            return
+        fr = Frame(self.eid, st.active, -1, 0, None, None)
+        for name, cond in self.watched:
+            if cond.test(st, fr):
+                st.end_trigger = name
+                st.extra_rounds_left = self.extra_rounds.num(st, fr)
+                return
 
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1

@@ -266,12 +266,22 @@ VARIANT = Record(
     }
 )
 PHASE = Record(fields={"phase": _f(Str(), "the phase's name", required=True), "text": _f(TEXT)})
-TRIGGER = Record(fields={"name": _f(Str(), required=True), "when": _f(CONDITION, required=True)})
+END_CHECKED = ("end-of-turn", "at-once")
+TRIGGER = Record(
+    fields={
+        "name": _f(Str(), required=True),
+        "when": _f(CONDITION, required=True),
+        "checked": _f(
+            Str(enum=END_CHECKED),
+            "end-of-turn (the default: after each turn) or at-once (the moment it holds, at any step)",
+        ),
+    }
+)
 END_ENDS = ("after-round", "after-turn")
 GAME_END = Record(
     doc="When the game ends (docs/modding.md#end-of-game-and-scoring).",
     fields={
-        "triggers": _f(Seq(TRIGGER), "conditions checked after each turn"),
+        "triggers": _f(Seq(TRIGGER), "conditions checked after each turn, or at once"),
         "extra-rounds": _f(NUMBER_OR_PARAM, "rounds played after the end is triggered"),
         "ends": _f(Str(enum=END_ENDS), "after-round (equal turns, the default) or after-turn"),
         "final-turn": _f(CONDITION, "a player for whom this holds takes one more turn"),

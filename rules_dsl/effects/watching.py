@@ -1,0 +1,60 @@
+"""What an end trigger's condition reads, so one checked at once is re-tested only after a
+step that changed it (a watched condition is cheap to keep, not to test at every step)."""
+
+from __future__ import annotations
+
+import attrs
+
+from rules_dsl.effects.values import (
+    AllOf,
+    AnyOf,
+    Arith,
+    Compare,
+    CountEmpty,
+    IsZero,
+    NotCond,
+    Num,
+    PlayerCounter,
+    PlayerZone,
+    SharedCounter,
+    SharedZone,
+    VarNum,
+    ZoneSize,
+)
+
+
+@attrs.frozen
+class Reads:
+    counters: frozenset[str]  # per-player or shared counters
+    zones: frozenset[str]  # zone keys ("supply", "hand.0")
+
+
+def reads(expr: object) -> Reads | None:
+    """The counters and zone sizes `expr` depends on, or None when it reads anything else
+    (cards, tokens, marks...): it is then re-tested after every step that changes the game."""
+    counters: set[str] = set()
+    zones: set[str] = set()
+    todo = [expr]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, Num | VarNum):  # parameters never change during a game
+            continue
+        if isinstance(e, PlayerCounter | SharedCounter):
+            counters.add(e.counter)
+        elif isinstance(e, ZoneSize) and isinstance(e.zone, SharedZone):
+            zones.add(e.zone.name)
+        elif isinstance(e, ZoneSize) and isinstance(e.zone, PlayerZone):
+            zones.update(e.zone.by_seat)
+        elif isinstance(e, CountEmpty):
+            zones.update(z for z, _ in e.zones)
+        elif isinstance(e, Arith | Compare):
+            todo += [e.left, e.right]
+        elif isinstance(e, IsZero):
+            todo.append(e.value)
+        elif isinstance(e, NotCond):
+            todo.append(e.cond)
+        elif isinstance(e, AnyOf | AllOf):
+            todo += list(e.conds)
+        else:
+            return None
+    return Reads(frozenset(counters), frozenset(zones))
