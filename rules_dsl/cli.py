@@ -188,6 +188,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from rules_dsl.serve import run
+    from rules_dsl.serve.table import default_db
+
+    return run(args.host, args.port, Path(args.db) if args.db else default_db())
+
+
 def cmd_golden(args: argparse.Namespace) -> int:
     from rules_dsl.golden import check_golden, golden_games, write_golden
 
@@ -289,6 +296,16 @@ def build_parser() -> argparse.ArgumentParser:
     from rules_dsl.checking.command import add_parser as add_check_parser
 
     add_check_parser(sub)
+
+    p = sub.add_parser("serve", help="a playtest table in the browser: people and bots at one game (docs/serve.md)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine only)"
+    )
+    p.add_argument("--port", type=terminal.whole_number(1), default=8000, help="the port (default: 8000)")
+    p.add_argument(
+        "--db", metavar="FILE", help="the SQLite file of the games (default: ~/.local/share/rules-dsl/games.sqlite)"
+    ).complete = shtab.FILE  # type: ignore[attr-defined]
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("golden", help="regenerate (or --check) the golden playthroughs")
     p.add_argument("--dir", default="tests/golden", help="where the transcripts live (default: tests/golden)")
