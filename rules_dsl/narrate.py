@@ -27,7 +27,7 @@ def seat_name(player: int) -> str:
 
 
 def words(option_id: str) -> str:
-    """An id written with hyphens, as words: `draw-from-the-supply` -> `draw from the supply`."""
+    """An id written with hyphens, as words: `take-one-back` -> `take one back`."""
     return option_id.replace("-", " ")
 
 
@@ -46,7 +46,7 @@ def card_of(st: GameState, decision: Decision, index: int) -> int | None:
 
 
 def card_label(rules: Rules, card_type: int) -> str:
-    """A card's name with the facts printed on it: `Drawde (planet: type fertile, influence 2)`."""
+    """A card's name with the facts printed on it: `Name (kind: colour red, cost 3)`."""
     ct = rules.cards[card_type]
     facts = [f"{words(k)} {v}" for k, v in ct.props.items() if isinstance(v, int | str) and v not in (0, "")]
     if ct.symbols:

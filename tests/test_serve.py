@@ -56,10 +56,10 @@ class Server:
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(self.url + "/", timeout=5) as r:
+                with urllib.request.urlopen(self.url + "/", timeout=60) as r:
                     assert r.status == 200
                     return
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # not listening yet
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     out = self.process.communicate()[0] if self.process.poll() is not None else ""
                     raise AssertionError(f"the server did not start: {out}") from None
@@ -341,3 +341,16 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server, tmp
         finally:
             browser.close()
     assert errors == []
+
+
+def test_serve_refuses_a_bad_port_or_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rules_dsl.cli import main
+
+    assert main(["serve", "--port", "70000", "--db", str(tmp_path / "g.sqlite")]) == 1
+    assert "--port 70000: a port is 1 to 65535" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["serve", "--port", "0"])
+    assert refused.value.code == 2
+    capsys.readouterr()
+    assert main(["serve", "--db", str(tmp_path)]) == 1  # a folder, not a database file
+    assert f"cannot open the games database {tmp_path}" in capsys.readouterr().err

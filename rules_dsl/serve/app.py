@@ -21,10 +21,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from rules_dsl import chosen
+from rules_dsl.bots import BOT_NAMES
 from rules_dsl.packs.installed import installed_packs
 from rules_dsl.serve import pages
 from rules_dsl.serve.store import Store
 from rules_dsl.serve.table import Game, Refused, Table
+from rules_dsl.terminal import SCENARIO_OPTION
 
 T = TypeVar("T")
 MAX_BODY = 64 * 1024
@@ -119,15 +122,26 @@ def create_app(db: Path) -> Starlette:
     # -- pages -----------------------------------------------------------------------------
 
     async def table_page(request: Request) -> Response:
-        def work() -> list[dict[str, Any]]:
-            return [
+        def work() -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+            games = [
                 {"id": g.id, "pack": g.pack, "players": g.players, "seats": [s.kind for s in g.seats]}
                 for g in table.store.games()
             ]
+            packs = {}
+            for p in installed_packs().values():
+                if p.problem:
+                    continue
+                rules = table.engine(p.id).rules
+                option = rules.choosable.get(SCENARIO_OPTION)
+                packs[p.id] = {
+                    "players": [rules.min_players, rules.max_players],
+                    "variants": sorted(rules.variants),
+                    "scenarios": [] if option is None else chosen.names(rules, option),
+                }
+            return games, packs
 
-        games = await locked(work)
-        packs = [p.id for p in installed_packs().values() if not p.problem]
-        return html("table.html", packs=packs, games=games, bots=["human", "random", "greedy", "ismcts"])
+        games, packs = await locked(work)
+        return html("table.html", packs=packs, games=games, bots=["human", *BOT_NAMES])
 
     def seat_context(game: Game, seat: int, token: str) -> dict[str, Any]:
         data = table.view(game, seat)

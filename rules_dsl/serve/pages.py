@@ -86,7 +86,7 @@ def _card(book: CardBook, view: dict[str, Any]) -> Card:
 
 
 def _grouped(cards: list[Card]) -> tuple[Card, ...]:
-    """Identical cards side by side shown once with a count (a supply pile of sixteen)."""
+    """Identical cards side by side shown once with a count (a pile of sixteen)."""
     out: list[Card] = []
     for c in cards:
         if out and out[-1].title == c.title and out[-1].notes == c.notes and out[-1].detail == c.detail:

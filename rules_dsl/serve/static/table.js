@@ -97,6 +97,16 @@ function tablePage(form) {
   players.addEventListener("input", drawSeats);
   drawSeats();
 
+  const pack = form.elements["pack"];
+  function describe() {
+    const o = pack.selectedOptions[0];
+    if (!o) return;
+    document.getElementById("about").textContent =
+      "players " + o.dataset.players + "; variants: " + o.dataset.variants + "; scenarios: " + o.dataset.scenarios;
+  }
+  pack.addEventListener("change", describe);
+  describe();
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const list = (text) => text.split(",").map((s) => s.trim()).filter((s) => s);
