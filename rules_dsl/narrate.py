@@ -11,13 +11,16 @@ Nothing here knows any game: the words are the pack's zone, counter and card nam
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from rules_dsl.observation import observe
 from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
+
+if TYPE_CHECKING:
+    from rules_dsl.engine import Engine
 
 PUBLIC = -1  # the seat of nobody: what every player may see
 
@@ -228,3 +231,21 @@ def reveals(rules: Rules, before: GameState, after: GameState) -> bool:
         if not visible_cards(observe(rules, after, p)) <= visible_cards(observe(rules, before, p)):
             return True
     return False
+
+
+@attrs.frozen
+class Told:
+    """One decision applied: the narrated lines, who took it, whether it showed anything hidden."""
+
+    lines: list[str]
+    player: int
+    reveals: bool
+
+
+def apply_told(engine: Engine, narrator: Narrator, st: GameState, option: str) -> Told:
+    """Apply one option through the Engine (all or nothing) and tell it."""
+    before = st.clone()
+    seen = narrator.snapshot(before)
+    engine.apply(st, option)
+    assert before.pending is not None
+    return Told(narrator.step(before, seen, st, option), before.pending.player, reveals(engine.rules, before, st))

@@ -270,12 +270,9 @@ class Table:
 
 def _advance(game: Game, option: str) -> None:
     """Apply one option through the Engine and tell it."""
-    before = game.state.clone()
-    seen = game.narrator.snapshot(before)
-    game.engine.apply(game.state, option)
-    assert before.pending is not None
-    game.steps.append(Step(before.pending.player, narrate.reveals(game.rules, before, game.state)))
-    game.log.append(game.narrator.step(before, seen, game.state, option))
+    told = narrate.apply_told(game.engine, game.narrator, game.state, option)
+    game.steps.append(Step(told.player, told.reveals))
+    game.log.append(told.lines)
 
 
 def _text(request: dict[str, Any], key: str, default: str) -> str:
