@@ -354,3 +354,27 @@ def test_serve_refuses_a_bad_port_or_database(tmp_path: Path, capsys: pytest.Cap
     capsys.readouterr()
     assert main(["serve", "--db", str(tmp_path)]) == 1  # a folder, not a database file
     assert f"cannot open the games database {tmp_path}" in capsys.readouterr().err
+
+
+def test_a_game_that_no_longer_replays_is_a_clear_error(tmp_path: Path) -> None:
+    from rules_dsl.serve.store import GameRow, Seat, Store
+
+    db = tmp_path / "games.sqlite"
+    store = Store(db)
+    seats = (Seat("human", "t1"), Seat("human", "t2"))
+    store.add_game(GameRow("gone", "no-such-pack", 2, 1, (), seats))
+    store.add_game(GameRow("changed", "microcosm", 2, 1, (), seats))
+    store.add_decision("changed", 0, "an-option-the-pack-no-longer-has")
+    store.close()
+    server = Server(db)
+    try:
+        status, error = server.json("GET", "/api/games/gone?seat=1", "t1")
+        assert (
+            status == 500 and "game gone does not replay with the installed packs: no installed pack" in error["error"]
+        )
+        status, error = server.json("GET", "/api/games/changed?seat=1", "t1")
+        assert status == 500 and "'an-option-the-pack-no-longer-has' is not a legal option" in error["error"]
+        status, raw = server.call("POST", "/api/games", raw=b"{" + b" " * 70_000 + b"}")
+        assert status == 400 and b"at most" in raw
+    finally:
+        server.kill()

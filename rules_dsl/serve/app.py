@@ -254,6 +254,9 @@ def create_app(db: Path) -> Starlette:
 
 
 async def _raw_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY:
+        raise Refused(400, f"the body must be JSON of at most {MAX_BODY} bytes")
     body = await request.body()
     if len(body) > MAX_BODY:
         raise Refused(400, f"the body is larger than {MAX_BODY} bytes")

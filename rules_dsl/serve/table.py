@@ -13,6 +13,7 @@ import secrets
 import sys
 import threading
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -122,12 +123,15 @@ class Table:
             row = self.store.game(game_id)
             if row is None:
                 raise Refused(404, f"no game {game_id!r}")
-            engine = self.engine(row.pack)
-            st = engine.new_game(row.players, row.seed, list(row.variants))
-            narrator = narrate.Narrator(engine.rules, st)
-            game = Game(row, engine, st, narrator, [narrator.opening(st)], [])
-            for option in self.store.decisions(game_id):
-                _advance(game, option)
+            try:
+                engine = self.engine(row.pack)
+                st = engine.new_game(row.players, row.seed, list(row.variants))
+                narrator = narrate.Narrator(engine.rules, st)
+                game = Game(row, engine, st, narrator, [narrator.opening(st)], [])
+                for option in self.store.decisions(game_id):
+                    _advance(game, option)
+            except RulesError as exc:  # the pack was removed or changed since the game was played
+                raise Refused(500, f"game {game_id} does not replay with the installed packs: {exc}") from None
             self.games[game_id] = game
             self._wake_bots(game)
         return game
@@ -189,6 +193,10 @@ class Table:
         except Refused as exc:
             game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {exc.reason}"
             print(f"game {game.row.id}: {game.trouble}", file=sys.stderr, flush=True)
+            return
+        except Exception as exc:  # a bug in a bot or the engine: the other games play on
+            game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {type(exc).__name__}: {exc}"
+            traceback.print_exc()
             return
         self._wake_bots(game)
 
