@@ -340,7 +340,7 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
                         )
                         break
                 else:
-                    pages[0].wait_for_timeout(100)  # the other page catches up by polling
+                    pages[0].wait_for_timeout(50)  # the other page hears of it by its long poll
             for pg in pages:
                 pg.wait_for_selector("#scores", timeout=20_000)
                 assert "The game is over." in pg.locator("#turn").inner_text()

@@ -25,5 +25,5 @@ def run(host: str, port: int, db: Path) -> int:
     except (OSError, sqlite3.Error) as exc:
         raise RulesError(f"cannot open the games database {db}: {exc}") from None
     print(f"rules-dsl table on http://{host}:{port}/ (games kept in {db})", file=sys.stderr, flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     return 0

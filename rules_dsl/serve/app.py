@@ -6,9 +6,11 @@ applied one after the other: two decisions posted at once for one game never mix
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,6 +33,7 @@ from rules_dsl.terminal import SCENARIO_OPTION
 
 T = TypeVar("T")
 MAX_BODY = 64 * 1024
+WAIT_SECONDS = 20.0  # the longest a page's long poll for a change waits
 
 
 def create_app(db: Path) -> Starlette:
@@ -177,12 +180,20 @@ def create_app(db: Path) -> Starlette:
         return html(template, **await locked(work))
 
     async def seat_version(request: Request) -> Response:
+        """The game's version; with `?known=V`, answered once it differs from V (or after
+        WAIT_SECONDS): a long poll, so pages hear of others' moves at once."""
         game_id = request.path_params["game"]
+        known = request.query_params.get("known")
 
         def work() -> str:
             return pages.version(table.load(game_id).state.log)
 
-        return JSONResponse({"version": await locked(work)})
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            version = await locked(work)
+            if known is None or version != known or time.monotonic() > deadline:
+                return JSONResponse({"version": version})
+            await asyncio.sleep(0.1)
 
     async def replay_page(request: Request) -> Response:
         game_id = request.path_params["game"]

@@ -60,17 +60,23 @@ function seatPage(main) {
     }
   });
 
-  // others' moves: poll the game's version (a hash of its decisions) and redraw on a change
-  setInterval(async () => {
-    if (busy || document.hidden) return;
-    try {
-      const data = await api("GET", "/api/games/" + game + "/version");
+  // others' moves: a long poll that the server answers when the game's version (a hash of
+  // its decisions) differs from the one shown, then the panel is drawn again
+  async function follow() {
+    for (;;) {
       const panel = document.getElementById("panel");
-      if (panel && data.version !== panel.dataset.version) await refresh();
-    } catch (err) {
-      say("lost the server: " + err.message);
+      try {
+        const known = encodeURIComponent(panel.dataset.version);
+        const data = await api("GET", "/api/games/" + game + "/version?known=" + known);
+        if (data.version !== document.getElementById("panel").dataset.version && !busy) await refresh();
+      } catch (err) {
+        say("lost the server: " + err.message);
+        await new Promise((done) => setTimeout(done, 2000));
+      }
+      if (busy) await new Promise((done) => setTimeout(done, 100));
     }
-  }, 500);
+  }
+  follow();
   const log = document.getElementById("log");
   if (log) log.parentElement.scrollTop = log.parentElement.scrollHeight;
 }
