@@ -11,6 +11,7 @@ Nothing here knows any game: the words are the pack's zone, counter and card nam
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -240,6 +241,32 @@ class Told:
     lines: list[str]
     player: int
     reveals: bool
+
+
+def why_no_undo(taken: Sequence[Told], player: int) -> str:
+    """Why `player` may not take back the last of the decisions `taken`, or "" when they may:
+    only their own, while nobody has decided since and it showed nothing hidden."""
+    if not taken:
+        return "nothing has been decided yet"
+    if taken[-1].player != player:
+        return "the last decision was not yours: others have decided since"
+    if taken[-1].reveals:
+        return "your last decision showed something hidden or drew on chance"
+    return ""
+
+
+def card_notes(view: dict[str, Any]) -> list[str]:
+    """What a card in a view carries besides its face: facing, cards under it, tokens, marks."""
+    notes = []
+    if view.get("up") is False:
+        notes.append("face down")
+    if view.get("under"):
+        notes.append(f"{len(view['under'])} under it")
+    if view.get("tokens"):
+        notes.append("tokens: " + ", ".join(view["tokens"]))
+    if view.get("marks"):
+        notes.append("marked " + ", ".join(view["marks"]))
+    return notes
 
 
 def apply_told(engine: Engine, narrator: Narrator, st: GameState, option: str) -> Told:

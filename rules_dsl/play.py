@@ -57,13 +57,7 @@ def _card(view: dict[str, Any]) -> str:
         if "card" in view
         else f"face-down {view['kind']} " + ",".join(f"{k} {v}" for k, v in view.get("back", {}).items())
     )
-    extra = []
-    if view.get("up") is False:
-        extra.append("face down")
-    if view.get("under"):
-        extra.append(f"{len(view['under'])} under")
-    if view.get("tokens"):
-        extra.append("+".join(view["tokens"]))
+    extra = narrate.card_notes(view)
     return name + (f" [{'; '.join(extra)}]" if extra else "")
 
 
@@ -76,32 +70,28 @@ HELP = """  a number or an option id: take that option
 
 @attrs.define(slots=True)
 class _Table:
-    """One terminal game: the state, its narration and who took each decision since the start
-    (or the load), with whether it showed something hidden (then it cannot be taken back)."""
+    """One terminal game: the state, its narration and each decision taken since the start
+    (or the load): who took it and whether it showed something hidden (then no undo)."""
 
     engine: Engine
     state: GameState
     narrator: narrate.Narrator
     out: TextIO
-    steps: list[tuple[int, bool]] = attrs.Factory(list)
+    taken: list[narrate.Told] = attrs.Factory(list)
 
     def apply(self, option: str) -> None:
         told = narrate.apply_told(self.engine, self.narrator, self.state, option)
-        self.steps.append((told.player, told.reveals))
+        self.taken.append(told)
         self.out.write("".join(f"{line}\n" for line in told.lines))
 
     def undo(self, player: int) -> str:
         """Take back `player`'s last decision, or say why not."""
-        if not self.steps:
-            return "nothing to take back: no decision since the game began (or was loaded)"
-        who, revealed = self.steps[-1]
-        if who != player:
-            return "cannot undo: the last decision was not yours"
-        if revealed:
-            return "cannot undo: your last decision showed something hidden or drew on chance"
+        refusal = narrate.why_no_undo(self.taken, player)
+        if refusal:
+            return f"cannot undo: {refusal}"
         st = self.state
         self.state = self.engine.replay(st.players, st.seed, list(st.variants), st.log[:-1])
-        self.steps.pop()
+        self.taken.pop()
         return "took back your last decision"
 
 

@@ -50,7 +50,7 @@ def test_options_in_words_lookup_undo_save_and_load(tmp_path: Path) -> None:
     assert "Survey Sweep (survey-sweep), domain, starts in domain-deck" in text
     assert "canonical:\n    ACTION: you may peek-at-a-planet;" in text and "compiled" not in text
     assert "no card 'nosuch' in Eminent Domain: Microcosm" in text
-    assert "nothing to take back: no decision since the game began" in text
+    assert "cannot undo: nothing has been decided yet" in text
     assert "Player 1 (draw phase): draw from the supply\n" in text
     assert text.count("took back your last decision") == 1
     # a card taken from the supply comes out of the deck's place: chance, no undo

@@ -69,15 +69,7 @@ class CardBook:
 
 
 def _card(book: CardBook, view: dict[str, Any]) -> Card:
-    notes = []
-    if view.get("up") is False:
-        notes.append("face down")
-    if view.get("under"):
-        notes.append(f"{len(view['under'])} under it")
-    if view.get("tokens"):
-        notes.append("tokens: " + ", ".join(view["tokens"]))
-    if view.get("marks"):
-        notes.append("marked " + ", ".join(view["marks"]))
+    notes = narrate.card_notes(view)
     if "card" in view:
         detail = book.get(view["card"])
         return Card(detail.name, 1, "; ".join(notes), detail)

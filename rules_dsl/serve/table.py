@@ -41,19 +41,13 @@ class Refused(Exception):
 
 
 @attrs.define(slots=True)
-class Step:
-    player: int
-    reveals: bool  # it showed someone something hidden, or drew on chance: no undo
-
-
-@attrs.define(slots=True)
 class Game:
     row: GameRow
     engine: Engine
     state: GameState
     narrator: narrate.Narrator
     log: list[list[str]]  # narrated lines: the opening, then one entry per decision
-    steps: list[Step]
+    taken: list[narrate.Told]  # each decision: who took it, whether it showed something hidden
     trouble: str = ""  # why a bot could not move (a pack that fails on a legal option)
 
     @property
@@ -212,14 +206,8 @@ class Table:
             time.sleep(0.001)  # let a waiting request take the lock before the next bot decision
 
     def undo_status(self, game: Game, seat: int) -> tuple[bool, str]:
-        if not game.steps:
-            return False, "nothing has been decided yet"
-        last = game.steps[-1]
-        if last.player != seat:
-            return False, "the last decision was not yours: others have decided since"
-        if last.reveals:
-            return False, "your last decision showed something hidden or drew on chance"
-        return True, "take back your last decision"
+        refusal = narrate.why_no_undo(game.taken, seat)
+        return (False, refusal) if refusal else (True, "take back your last decision")
 
     def undo(self, game: Game, seat: int) -> None:
         allowed, reason = self.undo_status(game, seat)
@@ -279,7 +267,7 @@ class Table:
 def _advance(game: Game, option: str) -> None:
     """Apply one option through the Engine and tell it."""
     told = narrate.apply_told(game.engine, game.narrator, game.state, option)
-    game.steps.append(Step(told.player, told.reveals))
+    game.taken.append(told)
     game.log.append(told.lines)
 
 
