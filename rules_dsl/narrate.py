@@ -40,11 +40,13 @@ def zone_name(key: str) -> str:
     return f"{seat_name(int(seat))}'s {words(name)}" if seat else f"the {words(name)}"
 
 
-def card_of(st: GameState, decision: Decision, index: int) -> int | None:
+def card_of(rules: Rules, st: GameState, decision: Decision, index: int) -> int | None:
     """The card an option stands for, when it is one: its value is a card and its id the card's id
     (with `@zone` when the same card id is offered from several zones)."""
     value = decision.values[index]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(st.cards):
+        return None
+    if decision.options[index].partition("@")[0] != rules.cards[st.cards[value].type].id:
         return None
     return value
 
@@ -58,15 +60,34 @@ def card_label(rules: Rules, card_type: int) -> str:
     return f"{ct.name} ({words(ct.kind)}{': ' + ', '.join(facts) if facts else ''})"
 
 
-def option_label(rules: Rules, st: GameState, decision: Decision, index: int) -> str:
-    """One legal option in words, for the seat deciding (who may see what it stands for)."""
-    option = decision.options[index]
-    card = card_of(st, decision, index)
-    if card is not None and option.partition("@")[0] == rules.cards[st.cards[card].type].id:
-        where = st.cards[card].loc
-        place = "" if where.startswith("^") else f", from {_your(zone_name(where), decision.player)}"
+def option_labels(rules: Rules, st: GameState, decision: Decision) -> list[str]:
+    """The legal options in words, as the deciding seat may see them: a card it can see by
+    its name and printed facts, a card it cannot (face down, in a hidden pile) by its back,
+    where it lies, any other option as words. Labels that would be the same are numbered."""
+    seen = {card for card, _ in visible_cards(observe(rules, st, decision.player))}
+    labels = [_option_label(rules, st, decision, i, seen) for i in range(len(decision.options))]
+    total = {label: labels.count(label) for label in labels}
+    counted: dict[str, int] = {}
+    out = []
+    for label in labels:
+        if total[label] > 1:
+            counted[label] = counted.get(label, 0) + 1
+            label = f"{label} #{counted[label]}"
+        out.append(label)
+    return out
+
+
+def _option_label(rules: Rules, st: GameState, decision: Decision, index: int, seen: set[int]) -> str:
+    card = card_of(rules, st, decision, index)
+    if card is None:
+        return words(decision.options[index]).capitalize()
+    where = st.cards[card].loc
+    place = "" if where.startswith("^") else f", from {_your(zone_name(where), decision.player)}"
+    if card in seen:
         return card_label(rules, st.cards[card].type) + place
-    return words(option).capitalize()
+    ct = rules.cards[st.cards[card].type]
+    back = ", ".join(f"{words(p)} {ct.props[p]}" for p in ct.public_props)
+    return f"A face-down {words(ct.kind)}" + (f" ({back})" if back else "") + place
 
 
 def _your(text: str, player: int) -> str:
@@ -127,8 +148,8 @@ class Narrator:
         assert d is not None
         index = d.options.index(option)
         now = _public(rules, after)
-        card = card_of(before, d, index)
-        if card is not None and option.partition("@")[0] == rules.cards[before.cards[card].type].id:
+        card = card_of(rules, before, d, index)
+        if card is not None:
             choice = (
                 "chooses " + rules.cards[before.cards[card].type].name
                 if card in seen.where or card in now.where

@@ -118,8 +118,8 @@ def play(
         st = table.state
         out.write("\n" + render_observation(engine.observe(st, d.player), d.player) + "\n")
         out.write(f"player {d.player + 1}, {d.source}: {narrate.words(d.prompt)}\n")
-        for i in range(len(d.options)):
-            out.write(f"  {i + 1}. {narrate.option_label(engine.rules, st, d, i)}\n")
+        for i, label in enumerate(narrate.option_labels(engine.rules, st, d), 1):
+            out.write(f"  {i}. {label}\n")
         out.write("  (help: ? )\n")
         while True:
             out.write("> ")

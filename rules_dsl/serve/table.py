@@ -229,9 +229,7 @@ class Table:
         return {
             "over": st.over,
             "options": list(d.options) if mine and d is not None else [],
-            "labels": [narrate.option_label(game.rules, st, d, i) for i in range(len(d.options))]
-            if mine and d is not None
-            else [],
+            "labels": narrate.option_labels(game.rules, st, d) if mine and d is not None else [],
             "view": game.engine.observe(st, seat),
             "log": [line for lines in game.log for line in lines],
             "scores": self.scores(game),
