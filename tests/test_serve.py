@@ -351,6 +351,50 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
     assert errors == []
 
 
+@pytest.mark.skipif(
+    not os.environ.get("CI") and (not Path(CHROMIUM).exists() or shutil.which("chromium") is None),
+    reason="needs chromium",
+)
+def test_undo_and_replay_from_the_seat_page(server: Server) -> None:
+    from playwright import sync_api
+
+    game, tokens = server.new_game(pack="microcosm", seed=6, seats=["human", "human"])
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_FLAGS)
+        try:
+            page = browser.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{server.url}/games/{game}/seat/1?token={tokens[1]}")
+            assert page.locator("#undo").is_disabled()
+            assert page.locator("#undo-why").inner_text() == "nothing has been decided yet"
+            page.locator("#options button", has_text="Draw from the supply").click()
+            page.wait_for_selector("#undo:enabled")
+            assert "choose a card in the supply" in page.locator("#turn").inner_text()
+            page.click("#undo")
+            page.wait_for_selector("#options button:has-text('Draw from the deck')")
+            assert page.locator("#undo").is_disabled()
+            # an illegal option (the game moved on in another tab) is refused in words, nothing lost
+            page.locator("#options button", has_text="Draw from the deck").evaluate(
+                "b => b.dataset.option = 'no-such-option'"
+            )
+            page.locator("#options button", has_text="Draw from the deck").click()
+            page.wait_for_selector("#message:has-text('not a legal option')")
+            assert json.loads(server.read(game, 1, tokens[1]))["decisions"] == 0
+            page.locator("#options button", has_text="Draw from the deck").click()
+            page.wait_for_selector("#undo-why:has-text('showed something hidden')")
+            page.click("text=replay")
+            page.wait_for_selector("#step")
+            assert page.locator("#step").inner_text() == "after decision 1 of 1"
+            page.click("#back")
+            page.wait_for_selector("#step:has-text('after decision 0 of 1')")
+            page.click("#forward")
+            page.wait_for_selector("#step:has-text('after decision 1 of 1')")
+        finally:
+            browser.close()
+    assert errors == []
+
+
 def test_serve_refuses_a_bad_port_or_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from rules_dsl.cli import main
 
