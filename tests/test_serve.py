@@ -151,6 +151,7 @@ def test_the_api_refuses_bad_input_and_loses_nothing(server: Server) -> None:
         ("POST", path, tokens[decider], b'{"choice": "x"}', 400, "option"),
         ("POST", path, "not-a-token", json.dumps({"option": legal[0]}).encode(), 403, "not a seat"),
         ("POST", path, "", json.dumps({"option": legal[0]}).encode(), 403, "Bearer"),
+        ("POST", path, "t\u00f6ken", json.dumps({"option": legal[0]}).encode(), 403, "not a seat"),
         ("POST", path, tokens[decider], b'{"option": "no-such-option"}', 409, "not a legal option"),
         ("POST", path, tokens[other], json.dumps({"option": legal[0]}).encode(), 409, "not seat"),
         ("POST", "/api/games/nosuchgame/decisions", tokens[decider], b'{"option": "x"}', 404, "no game"),

@@ -134,7 +134,7 @@ class Table:
 
     def seat_of(self, game: Game, token: str) -> int:
         for i, s in enumerate(game.row.seats):
-            if s.kind == "human" and secrets.compare_digest(s.token, token):
+            if s.kind == "human" and _same(s.token, token):
                 return i
         raise Refused(403, "this token is not a seat's of this game")
 
@@ -142,7 +142,7 @@ class Table:
         if not 0 <= seat < game.row.players:
             raise Refused(400, f"'seat' must be 1 to {game.row.players}")
         s = game.row.seats[seat]
-        if s.kind != "human" or not secrets.compare_digest(s.token, token):
+        if s.kind != "human" or not _same(s.token, token):
             raise Refused(403, f"this token is not seat {seat + 1}'s")
 
     def decide(self, game: Game, seat: int, option: str) -> None:
@@ -267,6 +267,11 @@ def _advance(game: Game, option: str) -> None:
     told = narrate.apply_told(game.engine, game.narrator, game.state, option)
     game.taken.append(told)
     game.log.append(told.lines)
+
+
+def _same(token: str, given: str) -> bool:
+    """Tokens compared in constant time, as bytes (a header may hold any character)."""
+    return secrets.compare_digest(token.encode(), given.encode("utf-8", "replace"))
 
 
 def _text(request: dict[str, Any], key: str, default: str) -> str:
