@@ -198,7 +198,7 @@ class Narrator:
             out.append(f"  {', '.join(names)}: {self._zone(src)} -> {self._zone(dst)}")
         for key, count in new.counts.items():
             if old.counts.get(key, 0) != count:
-                out.append(f"  {zone_name(key)}: {old.counts.get(key, 0)} -> {count} cards")
+                out.append(f"  {zone_name(key)}: {old.counts.get(key, 0)} -> {count} card{'' if count == 1 else 's'}")
         for card, (tokens, marks) in new.looks.items():
             looked = old.looks.get(card)
             if looked is not None and looked != (tokens, marks):

@@ -28,7 +28,7 @@ def test_decisions_are_told_from_the_public_view() -> None:
         "  Political Intrigue: the domain deck -> the supply",  # the supply is refilled face up
         "  Warfare (crosshair): the supply -> Player 1's hand",  # where it went, though the hand is hidden
         "  the domain deck: 15 -> 14 cards",
-        "  Player 1's hand: 0 -> 1 cards",
+        "  Player 1's hand: 0 -> 1 card",
     ]
     assert told.reveals  # a card came off the hidden deck: no undo
 
