@@ -16,5 +16,9 @@ PACKS = ["rules_dsl.cards", "rules_dsl.expansions", *(f"rules_dsl.expansions.{na
 setup(
     packages=[*find_packages(include=["rules_dsl*"]), *PACKS],
     package_dir={"rules_dsl.cards": "cards", "rules_dsl.expansions": "expansions"},
-    package_data={"rules_dsl": ["grammar/*.lark"], **{pack: PACK_DATA for pack in PACKS}},
+    package_data={
+        "rules_dsl": ["grammar/*.lark"],
+        "rules_dsl.serve": ["templates/*.html", "static/*.js", "static/*.css"],
+        **{pack: PACK_DATA for pack in PACKS},
+    },
 )

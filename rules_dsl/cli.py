@@ -166,11 +166,14 @@ def _variants(engine: Engine, args: argparse.Namespace) -> list[str] | None:
 
 
 def cmd_playthrough(args: argparse.Namespace) -> int:
-    from rules_dsl.trace import random_chooser, transcript
+    from rules_dsl.trace import narrated, random_chooser, transcript
 
     engine = _engine(args.pack)
     terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
     variants = _variants(engine, args)
+    if args.narrate:
+        sys.stdout.write(narrated(engine, args.players, args.seed, variants, random_chooser(args.seed)))
+        return 0
     text = transcript(engine, args.players, args.seed, variants, random_chooser(args.seed), "random playthrough")
     sys.stdout.write(text)
     return 0
@@ -180,12 +183,30 @@ def cmd_play(args: argparse.Namespace) -> int:
     from rules_dsl.play import play
 
     engine = _engine(args.pack)
+    start = None
+    if args.load:
+        try:
+            text = Path(args.load).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RulesError(f"cannot read the saved game {args.load}: {exc.strerror}") from None
+        try:
+            start = engine.from_json(text)
+        except RulesError as exc:
+            raise RulesError(f"{args.load}: {exc}") from None
+        args.players = start.players
     terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
     terminal.check_seats(args.human or [1], args.players)
     variants = _variants(engine, args)
     humans = {h - 1 for h in (args.human or [1])}
-    play(engine, args.players, args.seed, variants, humans)
+    play(engine, args.players, args.seed, variants, humans, start=start)
     return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from rules_dsl.serve import run
+    from rules_dsl.serve.table import default_db
+
+    return run(args.host, args.port, Path(args.db) if args.db else default_db())
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
@@ -267,6 +288,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--scenario", action="append", metavar="NAME", help="a scenario card, by name (the choice scenario=NAME)"
     )
+    p.add_argument(
+        "--narrate",
+        action="store_true",
+        help="tell the game in words (the log rules-dsl serve shows), not as a transcript",
+    )
     p.set_defaults(func=cmd_playthrough)
 
     p = sub.add_parser("play", help="play a game at the terminal against random bots")
@@ -284,11 +310,24 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SEAT",
         help="a seat you play (default: 1); repeat for hot seat",
     )
+    p.add_argument(
+        "--load", metavar="FILE", help="go on with a game saved at the prompt (save FILE); --pack must be its pack's"
+    ).complete = shtab.FILE  # type: ignore[attr-defined]
     p.set_defaults(func=cmd_play)
 
     from rules_dsl.checking.command import add_parser as add_check_parser
 
     add_check_parser(sub)
+
+    p = sub.add_parser("serve", help="a playtest table in the browser: people and bots at one game (docs/serve.md)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine only)"
+    )
+    p.add_argument("--port", type=terminal.whole_number(1), default=8000, help="the port (default: 8000)")
+    p.add_argument(
+        "--db", metavar="FILE", help="the SQLite file of the games (default: ~/.local/share/rules-dsl/games.sqlite)"
+    ).complete = shtab.FILE  # type: ignore[attr-defined]
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("golden", help="regenerate (or --check) the golden playthroughs")
     p.add_argument("--dir", default="tests/golden", help="where the transcripts live (default: tests/golden)")

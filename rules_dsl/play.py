@@ -1,16 +1,24 @@
 """A human at the terminal, through the same decision API as bots and tests.
 
-The player sees only their own observation: the zones they may see, the others' sizes.
+The player sees only their own observation: the zones they may see, the others' sizes;
+the options in words and the narrated log of `rules_dsl/narrate.py` (the same as
+`rules-dsl serve` shows), a card lookup, undo, and save (`--load` goes on from a save).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
+import attrs
+
+from rules_dsl import card_view, narrate
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.engine import Engine
+from rules_dsl.errors import RulesError
+from rules_dsl.state import GameState
 
 
 def render_observation(obs: dict[str, Any], player: int) -> str:
@@ -49,14 +57,42 @@ def _card(view: dict[str, Any]) -> str:
         if "card" in view
         else f"face-down {view['kind']} " + ",".join(f"{k} {v}" for k, v in view.get("back", {}).items())
     )
-    extra = []
-    if view.get("up") is False:
-        extra.append("face down")
-    if view.get("under"):
-        extra.append(f"{len(view['under'])} under")
-    if view.get("tokens"):
-        extra.append("+".join(view["tokens"]))
+    extra = narrate.card_notes(view)
     return name + (f" [{'; '.join(extra)}]" if extra else "")
+
+
+HELP = """  a number or an option id: take that option
+  card NAME (or c NAME): a card's facts and text, by id or name
+  undo (or u): take back your last decision, while nobody has decided since and it showed nothing hidden
+  save FILE (or s FILE): save the game as JSON (rules-dsl play --load FILE goes on from there)
+  quit (or q): leave the game (asks first)"""
+
+
+@attrs.define(slots=True)
+class _Table:
+    """One terminal game: the state, its narration and each decision taken since the start
+    (or the load): who took it and whether it showed something hidden (then no undo)."""
+
+    engine: Engine
+    state: GameState
+    narrator: narrate.Narrator
+    out: TextIO
+    taken: list[narrate.Told] = attrs.Factory(list)
+
+    def apply(self, option: str) -> None:
+        told = narrate.apply_told(self.engine, self.narrator, self.state, option)
+        self.taken.append(told)
+        self.out.write("".join(f"{line}\n" for line in told.lines))
+
+    def undo(self, player: int) -> str:
+        """Take back `player`'s last decision, or say why not."""
+        refusal = narrate.why_no_undo(self.taken, player)
+        if refusal:
+            return f"cannot undo: {refusal}"
+        st = self.state
+        self.state = self.engine.replay(st.players, st.seed, list(st.variants), st.log[:-1])
+        self.taken.pop()
+        return "took back your last decision"
 
 
 def play(
@@ -67,20 +103,24 @@ def play(
     humans: set[int],
     read: Callable[[], str] = input,
     out: TextIO = sys.stdout,
+    start: GameState | None = None,
 ) -> None:
-    st = engine.new_game(players, seed, variants)
-    bots = {p: RandomBot(seed * 1009 + p) for p in range(players) if p not in humans}
-    while st.pending is not None:
-        d = st.pending
+    """Play at the terminal; `start` is a loaded game to go on with."""
+    st = start if start is not None else engine.new_game(players, seed, variants)
+    table = _Table(engine, st, narrate.Narrator(engine.rules, st), out)
+    book = card_view.setting(engine.rules, st.players, list(st.variants))
+    bots = {p: RandomBot(st.seed * 1009 + p) for p in range(st.players) if p not in humans}
+    out.write("".join(f"{line}\n" for line in table.narrator.opening(st)))
+    while (d := table.state.pending) is not None:
         if d.player in bots:
-            option = bots[d.player].choose(d)
-            out.write(f"player {d.player + 1} ({d.source}): {option}\n")
-            engine.apply(st, option)
+            table.apply(bots[d.player].choose(d))
             continue
+        st = table.state
         out.write("\n" + render_observation(engine.observe(st, d.player), d.player) + "\n")
-        out.write(f"player {d.player + 1}, {d.source}: {d.prompt}\n")
-        for i, option in enumerate(d.options, 1):
-            out.write(f"  {i}. {option}\n")
+        out.write(f"player {d.player + 1}, {d.source}: {narrate.words(d.prompt)}\n")
+        for i, label in enumerate(narrate.option_labels(engine.rules, st, d), 1):
+            out.write(f"  {i}. {label}\n")
+        out.write("  (help: ? )\n")
         while True:
             out.write("> ")
             out.flush()
@@ -89,14 +129,44 @@ def play(
             except EOFError:
                 out.write("\nbye\n")
                 return
+            word, _, rest = answer.partition(" ")
+            rest = rest.strip()
             if answer in ("q", "quit"):
-                return
+                out.write("quit without saving? (y or q: quit; anything else: go on) ")
+                out.flush()
+                try:
+                    sure = read().strip().lower()
+                except EOFError:
+                    sure = "y"
+                if sure in ("y", "yes", "q", "quit"):
+                    return
+                continue
+            if answer in ("?", "h", "help"):
+                out.write(HELP + "\n")
+                continue
+            if word in ("c", "card") and rest:
+                out.write(_lookup(engine, book, rest) + "\n")
+                continue
+            if answer in ("u", "undo"):
+                said = table.undo(d.player)
+                out.write(said + "\n")
+                if said.startswith("took back"):
+                    break
+                continue
+            if word in ("s", "save") and rest:
+                try:
+                    Path(rest).write_text(engine.to_json(st), encoding="utf-8")
+                    out.write(f"saved to {rest}: rules-dsl play --load {rest} goes on from here\n")
+                except OSError as exc:
+                    out.write(f"cannot save to {rest}: {exc.strerror}\n")
+                continue
             if answer.isdigit() and 1 <= int(answer) <= len(d.options):
                 answer = d.options[int(answer) - 1]
             if answer in d.options:
-                engine.apply(st, answer)
+                table.apply(answer)
                 break
-            out.write(f"not an option: type 1 to {len(d.options)}, an option id, or q to quit\n")
+            out.write(f"not an option: type 1 to {len(d.options)}, an option id, or ? for help\n")
+    st = table.state
     out.write(
         f"\ngame over ({st.end_trigger}): scores "
         + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(st.scores))
@@ -104,3 +174,17 @@ def play(
         + ", ".join(f"player {w + 1}" for w in st.winners)
         + "\n"
     )
+
+
+def _lookup(engine: Engine, game: card_view.Setting, name: str) -> str:
+    """A card by id, or by name (any case): its facts and text, as `rules-dsl cards` shows."""
+    rules = engine.rules
+    by_name = {c.name.lower(): c.id for c in rules.cards}
+    card_id = name if name in rules.card_index else by_name.get(name.lower(), name)
+    try:
+        ct = card_view.find(rules, card_id)
+    except RulesError as exc:
+        return str(exc)
+    lines = card_view.render(card_view.view(rules, ct, game))
+    end = next((i for i, line in enumerate(lines) if line.startswith("  compiled")), len(lines))
+    return "\n".join(lines[:end])

@@ -86,6 +86,24 @@ def transcript(
     return "\n".join(out) + "\n"
 
 
+def narrated(
+    engine: Engine,
+    players: int,
+    seed: int,
+    variants: list[str] | None,
+    choose: Callable[[GameState], str],
+) -> str:
+    """The game told in words (`rules_dsl/narrate.py`, the log `rules-dsl serve` shows)."""
+    from rules_dsl.narrate import Narrator, apply_told
+
+    st = engine.new_game(players, seed, variants)
+    narrator = Narrator(engine.rules, st)
+    out = narrator.opening(st)
+    while st.pending is not None:
+        out.extend(apply_told(engine, narrator, st, choose(st)).lines)
+    return "\n".join(out) + "\n"
+
+
 def random_chooser(seed: int) -> Callable[[GameState], str]:
     """The random bot used for playthroughs and golden games: its seed is the game's."""
     from rules_dsl.bots.random_bot import RandomBot

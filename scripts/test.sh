@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 # shellcheck disable=SC1091
 . .venv/bin/activate
-python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,report,cluster,ai]'
-# The report page is checked in a real headless browser: the system's chromium (Debian's
-# package), never a browser download. Without it (not root, no apt) that one test skips,
-# except under CI, where it fails.
+python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,report,cluster,ai,serve]'
+# The report page and the playtest table are checked in a real headless browser: the
+# system's chromium (Debian's package), never a browser download. Without it (not root, no
+# apt) those tests skip, except under CI, where they fail.
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi

@@ -96,3 +96,47 @@ def test_the_wheel_installs_and_plays_every_pack(tmp_path: Path) -> None:
     # a mod folder on disk finds its requirement among the installed packs
     assert sh(cli, "validate", mod, cwd=empty, env=env).splitlines()[-1].endswith("packs base, veteran-survey")
     assert "Scout" in sh(cli, "cards", "--pack", "veteran-survey", "scout", cwd=empty, env=env)
+
+    # rules-dsl serve: without its extra a clear message; with it, the pages and their files ship
+    done = subprocess.run(
+        [str(cli), "serve", "--db", str(tmp_path / "g.sqlite")], cwd=empty, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 1 and "pip install 'rules-dsl[serve]'" in done.stderr
+    assert "Traceback" not in done.stderr
+    sh(python, "-m", "pip", "install", "-q", f"{engine_wheel}[serve]", cwd=empty, env=env)
+    serve_from_the_wheel(cli, empty, env, tmp_path / "games.sqlite")
+
+
+def serve_from_the_wheel(cli: Path, cwd: Path, env: dict[str, str], db: Path) -> None:
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [str(cli), "serve", "--port", str(port), "--db", str(db)], cwd=cwd, env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/", timeout=60) as r:
+                    assert b"A new game" in r.read()
+                    break
+            except OSError:  # not listening yet
+                assert server.poll() is None and time.monotonic() < deadline, "rules-dsl serve did not start"
+                time.sleep(0.2)
+        for path in ("/static/table.js", "/static/table.css"):
+            with urllib.request.urlopen(url + path, timeout=5) as r:
+                assert r.status == 200 and len(r.read()) > 100
+        body = json.dumps({"pack": "microcosm", "seats": ["human", "random"], "seed": 1}).encode()
+        with urllib.request.urlopen(urllib.request.Request(url + "/api/games", data=body, method="POST")) as r:
+            created = json.loads(r.read())
+        with urllib.request.urlopen(url + created["seats"]["1"]["url"], timeout=30) as r:
+            assert "you are Player 1" in r.read().decode()
+    finally:
+        server.kill()
+        server.communicate(timeout=10)

@@ -1,0 +1,324 @@
+"""The ASGI application: the JSON API (docs/serve.md) and the pages that use it.
+
+Engine work runs in Starlette's thread pool under the table's one lock, so requests are
+applied one after the other: two decisions posted at once for one game never mix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from rules_dsl import chosen
+from rules_dsl.bots import BOT_NAMES
+from rules_dsl.packs.installed import installed_packs
+from rules_dsl.serve import pages
+from rules_dsl.serve.store import Store
+from rules_dsl.serve.table import Game, Refused, Table
+from rules_dsl.terminal import SCENARIO_OPTION
+
+T = TypeVar("T")
+MAX_BODY = 64 * 1024
+WAIT_SECONDS = 20.0  # the longest a page's long poll for a change waits
+
+
+def create_app(db: Path) -> Starlette:
+    table = Table(Store(db))
+    env = pages.environment()
+    books: dict[str, pages.CardBook] = {}
+
+    async def locked(work: Callable[[], T]) -> T:
+        def run() -> T:
+            with table.lock:
+                return work()
+
+        return await run_in_threadpool(run)
+
+    def book(game: Game) -> pages.CardBook:
+        if game.row.id not in books:
+            books[game.row.id] = pages.CardBook(game.rules, game.row.players, list(game.row.variants))
+        return books[game.row.id]
+
+    def html(template: str, status: int = 200, **values: Any) -> HTMLResponse:
+        return HTMLResponse(env.get_template(template).render(**values), status)
+
+    # -- the JSON API ----------------------------------------------------------------------
+
+    async def create_game(request: Request) -> Response:
+        body = await _json_body(request)
+        game_id, tokens = await locked(lambda: table.create(body))
+        seats = {
+            str(seat + 1): {"token": token, "url": f"/games/{game_id}/seat/{seat + 1}?token={token}"}
+            for seat, token in tokens.items()
+        }
+        return JSONResponse({"id": game_id, "seats": seats}, 201)
+
+    async def read_game(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        seat = _seat_param(request)
+        token = _token(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            table.check_seat(game, seat, token)
+            return table.view(game, seat)
+
+        return JSONResponse(await locked(work))
+
+    async def post_decision(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        token = _token(request)
+        raw = await _raw_body(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            body = _parse_json(raw)
+            option = body.get("option")
+            if not isinstance(option, str):
+                raise Refused(400, 'the body must be {"option": OPTION_ID}')
+            table.decide(game, seat, option)
+            return table.view(game, seat)
+
+        return JSONResponse(await locked(work))
+
+    async def post_undo(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        token = _token(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            table.undo(game, seat)
+            return table.view(table.load(game_id), seat)
+
+        return JSONResponse(await locked(work))
+
+    async def read_card(request: Request) -> Response:
+        game_id, card_id = request.path_params["game"], request.path_params["card"]
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            try:
+                card = book(game).get(card_id)
+            except Exception as exc:  # noqa: BLE001 - RulesError names the card and suggests one
+                raise Refused(404, str(exc)) from None
+            facts = [{"name": f.name, "value": f.value, "written": f.written} for f in card.facts]
+            return {"id": card.id, "name": card.name, "kind": card.kind, "facts": facts, "text": card.canonical}
+
+        return JSONResponse(await locked(work))
+
+    # -- pages -----------------------------------------------------------------------------
+
+    async def table_page(request: Request) -> Response:
+        def work() -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+            games = [
+                {"id": g.id, "pack": g.pack, "players": g.players, "seats": [s.kind for s in g.seats]}
+                for g in table.store.games()
+            ]
+            packs = {}
+            for p in installed_packs().values():
+                if p.problem:
+                    continue
+                rules = table.engine(p.id).rules
+                option = rules.choosable.get(SCENARIO_OPTION)
+                packs[p.id] = {
+                    "players": [rules.min_players, rules.max_players],
+                    "variants": sorted(rules.variants),
+                    "scenarios": [] if option is None else chosen.names(rules, option),
+                }
+            return games, packs
+
+        games, packs = await locked(work)
+        return html("table.html", packs=packs, games=games, bots=["human", *BOT_NAMES])
+
+    def seat_context(game: Game, seat: int, token: str) -> dict[str, Any]:
+        data = table.view(game, seat)
+        d = game.state.pending
+        return {
+            "game": game.row,
+            "seat": seat,
+            "token": token,
+            "data": data,
+            "decision": data["view"]["decision"],
+            "waiting": None if d is None else d.player,
+            "areas": pages.areas(book(game), data["view"], seat),
+            "version": pages.version(game.state.log),
+            "choices": list(zip(data["options"], data["labels"])),
+        }
+
+    async def seat_page(request: Request) -> Response:
+        return await _seat_html(request, "seat.html")
+
+    async def seat_panel(request: Request) -> Response:
+        return await _seat_html(request, "panel.html")
+
+    async def _seat_html(request: Request, template: str) -> Response:
+        game_id = request.path_params["game"]
+        seat = _path_seat(request)
+        token = request.query_params.get("token", "") or _token(request, required=False)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            table.check_seat(game, seat, token)
+            return seat_context(game, seat, token)
+
+        return html(template, **await locked(work))
+
+    async def seat_version(request: Request) -> Response:
+        """The game's version; with `?known=V`, answered once it differs from V (or after
+        WAIT_SECONDS): a long poll, so pages hear of others' moves at once."""
+        game_id = request.path_params["game"]
+        known = request.query_params.get("known")
+
+        def work() -> str:
+            return pages.version(table.load(game_id).state.log)
+
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            version = await locked(work)
+            if known is None or version != known or time.monotonic() > deadline:
+                return JSONResponse({"version": version})
+            await asyncio.sleep(0.1)
+
+    async def replay_page(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        seat = _seat_param(request, required=False)
+        token = request.query_params.get("token", "")
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            if seat >= 0:
+                table.check_seat(game, seat, token)
+            last = len(game.state.log)
+            step = _whole(request.query_params.get("step", str(last)), "step")
+            step = min(step, last)
+            view, log = table.replay(game, step, seat)
+            return {
+                "game": game.row,
+                "seat": seat,
+                "token": token,
+                "step": step,
+                "last": last,
+                "areas": pages.areas(book(game), view, seat),
+                "log": log,
+                "over": game.state.over and step == last,
+                "scores": table.scores(game) if step == last else None,
+            }
+
+        return html("replay.html", **await locked(work))
+
+    # -- errors ----------------------------------------------------------------------------
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": exc.reason, "status": exc.status}, exc.status)
+        return html("error.html", exc.status, code=exc.status, reason=exc.reason)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": exc.detail, "status": exc.status_code}, exc.status_code)
+        return html("error.html", exc.status_code, code=exc.status_code, reason=exc.detail)
+
+    routes = [
+        Route("/", table_page),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{game}", read_game),
+        Route("/api/games/{game}/decisions", post_decision, methods=["POST"]),
+        Route("/api/games/{game}/undo", post_undo, methods=["POST"]),
+        Route("/api/games/{game}/cards/{card}", read_card),
+        Route("/api/games/{game}/version", seat_version),
+        Route("/games/{game}/seat/{seat}", seat_page),
+        Route("/games/{game}/seat/{seat}/panel", seat_panel),
+        Route("/games/{game}/replay", replay_page),
+        Mount("/static", StaticFiles(directory=pages.HERE / "static"), name="static"),
+    ]
+    stop = threading.Event()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        bots = threading.Thread(target=table.run_bots, args=(stop,), name="bots", daemon=True)
+        bots.start()
+        yield
+        stop.set()
+        bots.join(5)
+
+    app = Starlette(routes=routes, exception_handlers={Refused: refused, HTTPException: http_error}, lifespan=lifespan)
+    app.state.table = table
+    return app
+
+
+async def _raw_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY:
+        raise Refused(400, f"the body must be JSON of at most {MAX_BODY} bytes")
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise Refused(400, f"the body is larger than {MAX_BODY} bytes")
+    return body
+
+
+def _parse_json(raw: bytes) -> dict[str, Any]:
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Refused(400, f"malformed JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "the body must be a JSON object")
+    return body
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    return _parse_json(await _raw_body(request))
+
+
+def _token(request: Request, required: bool = True) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        if not required:
+            return ""
+        raise Refused(403, "send the seat's token as 'Authorization: Bearer TOKEN'")
+    return token.strip()
+
+
+def _whole(text: str, name: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        raise Refused(400, f"{name!r} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _seat_param(request: Request, required: bool = True) -> int:
+    """`?seat=N` (1-based) -> the seat index; -1 (the public's view) when absent and allowed."""
+    text = request.query_params.get("seat")
+    if text is None:
+        if required:
+            raise Refused(400, "give the seat: ?seat=N")
+        return -1
+    seat = _whole(text, "seat")
+    if seat < 1:
+        raise Refused(400, "'seat' counts from 1")
+    return seat - 1
+
+
+def _path_seat(request: Request) -> int:
+    seat = _whole(request.path_params["seat"], "seat")
+    if seat < 1:
+        raise Refused(400, "'seat' counts from 1")
+    return seat - 1

@@ -1,0 +1,123 @@
+"""A seat's view as the page shows it: zones by owner, cards with their name, facts and text.
+
+Built from the seat's observation only (what the API returns), never from the state, so a
+page cannot show more than its seat may see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import attrs
+import jinja2
+
+from rules_dsl import card_view, narrate
+from rules_dsl.rules import Rules
+
+HERE = Path(__file__).parent
+
+
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+@attrs.frozen
+class Card:
+    """A card as shown: `detail` is None for a card whose face this seat cannot see."""
+
+    title: str
+    count: int
+    notes: str
+    detail: card_view.CardView | None
+
+
+@attrs.frozen
+class Zone:
+    name: str
+    hidden_count: int | None  # a hidden pile: how many cards, nothing more
+    known: tuple[str, ...]  # cards known in a hidden pile
+    cards: tuple[Card, ...]
+
+
+@attrs.frozen
+class Area:
+    title: str
+    counters: tuple[tuple[str, int], ...]
+    zones: tuple[Zone, ...]
+
+
+class CardBook:
+    """Card views worked out once per game setting (facts depend on players and variants)."""
+
+    def __init__(self, rules: Rules, players: int, variants: list[str]) -> None:
+        self.rules = rules
+        self.setting = card_view.setting(rules, players, variants)
+        self.views: dict[str, card_view.CardView] = {}
+
+    def get(self, card_id: str) -> card_view.CardView:
+        if card_id not in self.views:
+            self.views[card_id] = card_view.view(self.rules, card_view.find(self.rules, card_id), self.setting)
+        return self.views[card_id]
+
+
+def _card(book: CardBook, view: dict[str, Any]) -> Card:
+    notes = narrate.card_notes(view)
+    if "card" in view:
+        detail = book.get(view["card"])
+        return Card(detail.name, 1, "; ".join(notes), detail)
+    back = ", ".join(f"{narrate.words(k)} {v}" for k, v in view.get("back", {}).items())
+    return Card(f"face-down {view['kind']}" + (f" ({back})" if back else ""), 1, "; ".join(notes), None)
+
+
+def _grouped(cards: list[Card]) -> tuple[Card, ...]:
+    """Identical cards side by side shown once with a count (a pile of sixteen)."""
+    out: list[Card] = []
+    for c in cards:
+        if out and out[-1].title == c.title and out[-1].notes == c.notes and out[-1].detail == c.detail:
+            out[-1] = attrs.evolve(out[-1], count=out[-1].count + 1)
+        else:
+            out.append(c)
+    return tuple(out)
+
+
+def areas(book: CardBook, view: dict[str, Any], seat: int) -> list[Area]:
+    """The seat's own area first (or none for the public), then the table, then each other player."""
+    by_owner: dict[int, list[Zone]] = {}
+    for key, zone in view["zones"].items():
+        name, _, owner = key.partition(".")
+        who = int(owner) if owner else -1
+        if isinstance(zone, dict):
+            if not zone["count"]:
+                continue
+            known = tuple(book.get(k["card"]).name for k in zone.get("known", ()))
+            shown = Zone(narrate.words(name), zone["count"], known, ())
+        else:
+            if not zone:
+                continue
+            shown = Zone(narrate.words(name), None, (), _grouped([_card(book, c) for c in zone]))
+        by_owner.setdefault(who, []).append(shown)
+    counters = view["counters"]
+    out = []
+    order = ([seat] if seat >= 0 else []) + [-1] + [p for p in range(view["players"]) if p != seat]
+    for who in order:
+        if who == -1:
+            shared = tuple((narrate.words(k), v) for k, v in view["shared"].items())
+            out.append(Area("The table", shared, tuple(by_owner.get(-1, []))))
+            continue
+        title = ("You, " if who == seat else "") + narrate.seat_name(who)
+        mine = tuple((narrate.words(k), v[who]) for k, v in counters.items())
+        out.append(Area(title, mine, tuple(by_owner.get(who, []))))
+    return out
+
+
+def version(log: list[str]) -> str:
+    """Changes whenever the game does (a decision, an undo): what the page polls for."""
+    return hashlib.sha256("\n".join(log).encode()).hexdigest()[:16]

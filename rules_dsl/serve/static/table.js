@@ -1,0 +1,158 @@
+// The table's pages: create a game, and on a seat's page send decisions and follow the game.
+// Plain JavaScript, no build step: the server renders the HTML, this only moves it around.
+"use strict";
+
+async function api(method, url, token, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers["Authorization"] = "Bearer " + token;
+  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => ({ error: "the server sent no JSON (" + response.status + ")" }));
+  if (!response.ok) throw new Error(data.error || String(response.status));
+  return data;
+}
+
+function say(text) {
+  const box = document.getElementById("message");
+  if (box) box.textContent = text;
+}
+
+// -- the seat's page --------------------------------------------------------------------
+
+function seatPage(main) {
+  const game = main.dataset.game, seat = main.dataset.seat, token = main.dataset.token;
+  const base = "/games/" + game + "/seat/" + seat;
+  let busy = false;
+
+  async function refresh() {
+    const response = await fetch(base + "/panel", { headers: { Authorization: "Bearer " + token } });
+    if (!response.ok) return;
+    const html = await response.text();
+    const holder = document.createElement("div");
+    holder.innerHTML = html;
+    const panel = holder.querySelector("#panel");
+    document.getElementById("panel").replaceWith(panel);
+    const log = document.getElementById("log");
+    if (log) log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  }
+
+  async function send(url, body) {
+    if (busy) return;
+    busy = true;
+    main.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    try {
+      await api("POST", url, token, body);
+      await refresh();
+    } catch (err) {
+      await refresh();
+      say(err.message);
+    } finally {
+      busy = false;
+    }
+  }
+
+  main.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button || button.disabled) return;
+    if (button.dataset.option !== undefined) {
+      send("/api/games/" + game + "/decisions", { option: button.dataset.option });
+    } else if (button.id === "undo") {
+      send("/api/games/" + game + "/undo");
+    }
+  });
+
+  // others' moves: a long poll that the server answers when the game's version (a hash of
+  // its decisions) differs from the one shown, then the panel is drawn again
+  async function follow() {
+    for (;;) {
+      const panel = document.getElementById("panel");
+      try {
+        const known = encodeURIComponent(panel.dataset.version);
+        const data = await api("GET", "/api/games/" + game + "/version?known=" + known);
+        if (data.version !== document.getElementById("panel").dataset.version && !busy) await refresh();
+      } catch (err) {
+        say("lost the server: " + err.message);
+        await new Promise((done) => setTimeout(done, 2000));
+      }
+      if (busy) await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+  follow();
+  const log = document.getElementById("log");
+  if (log) log.parentElement.scrollTop = log.parentElement.scrollHeight;
+}
+
+// -- the table page ---------------------------------------------------------------------
+
+function tablePage(form) {
+  const seats = document.getElementById("seats");
+  const row = document.getElementById("seat-row");
+  const players = form.elements["players"];
+
+  function drawSeats() {
+    const n = Math.max(1, Math.min(16, parseInt(players.value, 10) || 1));
+    while (seats.querySelectorAll(".seat").length < n) {
+      const seat = row.content.firstElementChild.cloneNode(true);
+      const i = seats.querySelectorAll(".seat").length;
+      seat.querySelector(".label").textContent = "Player " + (i + 1);
+      seat.querySelector(".kind").value = i === 0 ? "human" : "random";
+      seats.appendChild(seat);
+    }
+    const all = seats.querySelectorAll(".seat");
+    for (let i = n; i < all.length; i++) all[i].remove();
+  }
+  players.addEventListener("input", drawSeats);
+  drawSeats();
+
+  const pack = form.elements["pack"];
+  function describe() {
+    const o = pack.selectedOptions[0];
+    if (!o) return;
+    document.getElementById("about").textContent =
+      "players " + o.dataset.players + "; variants: " + o.dataset.variants + "; scenarios: " + o.dataset.scenarios;
+  }
+  pack.addEventListener("change", describe);
+  describe();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const list = (text) => text.split(",").map((s) => s.trim()).filter((s) => s);
+    const variants = list(form.elements["variants"].value);
+    list(form.elements["scenario"].value).forEach((s) => variants.push("scenario=" + s));
+    const body = {
+      pack: form.elements["pack"].value,
+      players: parseInt(players.value, 10),
+      variants,
+      seats: Array.from(seats.querySelectorAll(".seat")).map((s) => {
+        const kind = s.querySelector(".kind").value, budget = s.querySelector(".budget").value.trim();
+        return kind === "ismcts" && budget ? kind + ":" + budget : kind;
+      }),
+    };
+    if (form.elements["seed"].value !== "") body.seed = parseInt(form.elements["seed"].value, 10);
+    say("");
+    try {
+      const data = await api("POST", "/api/games", null, body);
+      document.getElementById("created").hidden = false;
+      document.getElementById("created-id").textContent = data.id;
+      const links = document.getElementById("links");
+      links.innerHTML = "";
+      for (const [seat, info] of Object.entries(data.seats)) {
+        const li = document.createElement("li"), a = document.createElement("a");
+        a.href = info.url;
+        a.textContent = new URL(info.url, location.href).href;
+        a.className = "seat-link";
+        a.dataset.seat = seat;
+        li.append("Player " + seat + ": ", a);
+        links.appendChild(li);
+      }
+    } catch (err) {
+      say(err.message);
+    }
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const main = document.getElementById("seat");
+  if (main) seatPage(main);
+  const form = document.getElementById("new-game");
+  if (form) tablePage(form);
+});

@@ -1,0 +1,308 @@
+"""The games a server runs: set-up, decisions, bots, undo, replays, through the Engine only.
+
+Every game is a `Store` row plus its decisions; in memory it is the state rebuilt by replay,
+with the narrated log and, per decision, who took it and whether it showed anything hidden.
+All engine work and every write to the store is serialized through one lock (`Table.lock`),
+so two decisions posted at once are applied one after the other (docs/serve.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from rules_dsl import card_view, narrate
+from rules_dsl.bots import BOT_NAMES, Turn, make_bot, parse_budget
+from rules_dsl.engine import Engine
+from rules_dsl.errors import IllegalOption, RulesError, suggest
+from rules_dsl.packs.installed import installed_packs
+from rules_dsl.serve.store import GameRow, Seat, Store
+from rules_dsl.state import GameState
+
+MAX_PLAYERS = 16
+MAX_SEED = 2**63 - 1
+
+
+class Refused(Exception):
+    """A request the table will not carry out; `status` is its HTTP status."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@attrs.define(slots=True)
+class Game:
+    row: GameRow
+    engine: Engine
+    state: GameState
+    narrator: narrate.Narrator
+    log: list[list[str]]  # narrated lines: the opening, then one entry per decision
+    taken: list[narrate.Told]  # each decision: who took it, whether it showed something hidden
+    trouble: str = ""  # why a bot could not move (a pack that fails on a legal option)
+
+    @property
+    def rules(self) -> Any:
+        return self.engine.rules
+
+
+class Table:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.lock = threading.Lock()
+        self.wake = threading.Condition(self.lock)  # bots have a decision to take
+        self.due: list[str] = []  # games whose next decision is a bot's, in the order they became due
+        self.engines: dict[str, Engine] = {}
+        self.games: dict[str, Game] = {}
+
+    # -- set-up --------------------------------------------------------------------------
+
+    def engine(self, pack: str) -> Engine:
+        installed = {p.id for p in installed_packs().values() if not p.problem}
+        unknown = [p for p in pack.split(",") if p not in installed]
+        if unknown:
+            # only installed packs: a request never makes the server read a folder it names
+            hint = suggest(unknown[0], installed)
+            raise RulesError(
+                f"no installed pack {unknown[0]!r} (installed: {', '.join(sorted(installed))})"
+                + (f" ({hint})" if hint else "")
+            )
+        if pack not in self.engines:
+            self.engines[pack] = Engine.for_pack(pack)
+        return self.engines[pack]
+
+    def create(self, request: dict[str, Any]) -> tuple[str, dict[int, str]]:
+        """A new game from the API's request: its id and each human seat's token."""
+        pack = _text(request, "pack", "base")
+        seats_in = request.get("seats")
+        if not isinstance(seats_in, list) or not seats_in or len(seats_in) > MAX_PLAYERS:
+            raise Refused(400, f"'seats' must be a list of 1 to {MAX_PLAYERS} seats: 'human' or a bot name")
+        players = request.get("players", len(seats_in))
+        if not isinstance(players, int) or isinstance(players, bool) or players != len(seats_in):
+            raise Refused(400, f"'players' must be a whole number equal to the number of seats ({len(seats_in)})")
+        seed = request.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise Refused(400, f"'seed' must be a whole number from 0 to {MAX_SEED}")
+        variants = request.get("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise Refused(400, "'variants' must be a list of variant names (a scenario as 'scenario=NAME')")
+        seats = tuple(_seat(s) for s in seats_in)
+        try:
+            engine = self.engine(pack)
+            engine.new_game(players, seed, variants)  # checks players and variants
+        except RulesError as exc:
+            raise Refused(400, str(exc)) from None
+        game_id = secrets.token_urlsafe(9)
+        row = GameRow(game_id, pack, players, seed, tuple(variants), seats)
+        self.store.add_game(row)
+        self.load(game_id)
+        return game_id, {i: s.token for i, s in enumerate(seats) if s.kind == "human"}
+
+    def load(self, game_id: str) -> Game:
+        """The game, rebuilt by replay the first time it is asked for; bots that were due to
+        move (a server killed while they thought) are woken."""
+        game = self.games.get(game_id)
+        if game is None:
+            row = self.store.game(game_id)
+            if row is None:
+                raise Refused(404, f"no game {game_id!r}")
+            try:
+                engine = self.engine(row.pack)
+                st = engine.new_game(row.players, row.seed, list(row.variants))
+                narrator = narrate.Narrator(engine.rules, st)
+                game = Game(row, engine, st, narrator, [narrator.opening(st)], [])
+                for option in self.store.decisions(game_id):
+                    _advance(game, option)
+            except RulesError as exc:  # the pack was removed or changed since the game was played
+                raise Refused(500, f"game {game_id} does not replay with the installed packs: {exc}") from None
+            self.games[game_id] = game
+            self._wake_bots(game)
+        return game
+
+    # -- play ----------------------------------------------------------------------------
+
+    def seat_of(self, game: Game, token: str) -> int:
+        for i, s in enumerate(game.row.seats):
+            if s.kind == "human" and _same(s.token, token):
+                return i
+        raise Refused(403, "this token is not a seat's of this game")
+
+    def check_seat(self, game: Game, seat: int, token: str) -> None:
+        if not 0 <= seat < game.row.players:
+            raise Refused(400, f"'seat' must be 1 to {game.row.players}")
+        s = game.row.seats[seat]
+        if s.kind != "human" or not _same(s.token, token):
+            raise Refused(403, f"this token is not seat {seat + 1}'s")
+
+    def decide(self, game: Game, seat: int, option: str) -> None:
+        d = game.state.pending
+        if d is None:
+            raise Refused(409, "the game is over: there is nothing to decide")
+        if d.player != seat:
+            raise Refused(409, f"it is not seat {seat + 1}'s decision: seat {d.player + 1} must {d.prompt}")
+        if option not in d.options:
+            raise Refused(409, f"{option!r} is not a legal option now; legal: {', '.join(d.options)}")
+        self._commit(game, option)
+        self._wake_bots(game)
+
+    def _commit(self, game: Game, option: str) -> None:
+        try:
+            _advance(game, option)
+        except IllegalOption as exc:
+            raise Refused(409, str(exc)) from None
+        except RulesError as exc:  # the pack failed on a legal option: Engine.apply undid it
+            raise Refused(500, f"the rules failed on this option: {exc}") from None
+        self.store.add_decision(game.row.id, len(game.state.log) - 1, option)
+
+    def _wake_bots(self, game: Game) -> None:
+        d = game.state.pending
+        if d is not None and game.row.seats[d.player].kind != "human" and game.row.id not in self.due:
+            self.due.append(game.row.id)
+            self.wake.notify()
+
+    def bot_step(self) -> None:
+        """One bot decision of the game first due. Called with the lock held."""
+        game = self.games.get(self.due.pop(0))
+        if game is None or (d := game.state.pending) is None or game.row.seats[d.player].kind == "human":
+            return  # undone or rebuilt since it became due
+        seat = game.row.seats[d.player]
+        # a fresh bot per decision, seeded by the game, the seat and the step: after a
+        # restart the bots choose as they would have
+        bot = make_bot(
+            seat.kind, game.engine, game.row.seed * 1009 + d.player + 7919 * len(game.state.log), seat.budget
+        )
+        try:
+            self._commit(game, bot.choose(Turn(game.engine, game.state)))
+        except Refused as exc:
+            game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {exc.reason}"
+            print(f"game {game.row.id}: {game.trouble}", file=sys.stderr, flush=True)
+            return
+        except Exception as exc:  # a bug in a bot or the engine: the other games play on
+            game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {type(exc).__name__}: {exc}"
+            traceback.print_exc()
+            return
+        self._wake_bots(game)
+
+    def run_bots(self, stop: threading.Event) -> None:
+        """The bots' thread: one decision at a time, the lock released in between so that
+        pages and people are served while bots play on."""
+        while not stop.is_set():
+            with self.wake:
+                if not self.due:
+                    self.wake.wait(0.5)
+                    continue
+                self.bot_step()
+            time.sleep(0.001)  # let a waiting request take the lock before the next bot decision
+
+    def undo_status(self, game: Game, seat: int) -> tuple[bool, str]:
+        refusal = narrate.why_no_undo(game.taken, seat)
+        return (False, refusal) if refusal else (True, "take back your last decision")
+
+    def undo(self, game: Game, seat: int) -> None:
+        allowed, reason = self.undo_status(game, seat)
+        if not allowed:
+            raise Refused(409, f"cannot undo: {reason}")
+        step = len(game.state.log) - 1
+        self.store.drop_last_decision(game.row.id, step)
+        del self.games[game.row.id]
+        self.load(game.row.id)
+
+    # -- views ---------------------------------------------------------------------------
+
+    def view(self, game: Game, seat: int) -> dict[str, Any]:
+        """What the API returns to a seat: a pure function of the game (no clock, no token)."""
+        st = game.state
+        d = st.pending
+        mine = d is not None and d.player == seat
+        allowed, reason = self.undo_status(game, seat)
+        return {
+            "over": st.over,
+            "options": list(d.options) if mine and d is not None else [],
+            "labels": narrate.option_labels(game.rules, st, d) if mine and d is not None else [],
+            "view": game.engine.observe(st, seat),
+            "log": [line for lines in game.log for line in lines],
+            "scores": self.scores(game),
+            "decisions": len(st.log),
+            "undo": {"allowed": allowed, "reason": reason},
+            "trouble": game.trouble,
+        }
+
+    def scores(self, game: Game) -> dict[str, Any] | None:
+        st = game.state
+        if not st.over:
+            return None
+        return {
+            "scores": list(st.scores),
+            "tiebreaks": list(st.tiebreaks),
+            "winners": [w + 1 for w in st.winners],
+            "breakdown": {k: list(v) for k, v in st.breakdown.items()},
+            "end": st.end_trigger,
+        }
+
+    def replay(self, game: Game, step: int, seat: int) -> tuple[dict[str, Any], list[str]]:
+        """Seat `seat`'s view (-1: the public's) after `step` decisions, and the log to there."""
+        log = game.state.log[:step]
+        st = game.engine.replay(game.row.players, game.row.seed, list(game.row.variants), log)
+        return game.engine.observe(st, seat), [line for lines in game.log[: step + 1] for line in lines]
+
+    def card(self, game: Game, card_id: str) -> card_view.CardView:
+        rules = game.rules
+        setting = card_view.setting(rules, game.row.players, list(game.row.variants))
+        return card_view.view(rules, card_view.find(rules, card_id), setting)
+
+
+def _advance(game: Game, option: str) -> None:
+    """Apply one option through the Engine and tell it."""
+    told = narrate.apply_told(game.engine, game.narrator, game.state, option)
+    game.taken.append(told)
+    game.log.append(told.lines)
+
+
+def _same(token: str, given: str) -> bool:
+    """Tokens compared in constant time, as bytes (a header may hold any character)."""
+    return secrets.compare_digest(token.encode(), given.encode("utf-8", "replace"))
+
+
+def _text(request: dict[str, Any], key: str, default: str) -> str:
+    value = request.get(key, default)
+    if not isinstance(value, str) or not value.strip():
+        raise Refused(400, f"{key!r} must be a non-empty string")
+    return value.strip()
+
+
+def _seat(entry: Any) -> Seat:
+    """`"human"`, `"random"`, `"greedy"`, `"ismcts"` or `"ismcts:BUDGET"` (200, 0.5s)."""
+    if not isinstance(entry, str):
+        raise Refused(400, f"a seat is 'human' or a bot name ({', '.join(BOT_NAMES)}), not {entry!r}")
+    kind, _, budget = entry.strip().partition(":")
+    if kind == "human":
+        return Seat("human", secrets.token_urlsafe(18))
+    if kind not in BOT_NAMES:
+        raise Refused(400, f"unknown seat {entry!r}: 'human' or a bot name ({', '.join(BOT_NAMES)})")
+    if kind == "ismcts":
+        budget = budget or "200"
+        try:
+            parse_budget(budget)
+        except RulesError as exc:
+            raise Refused(400, f"seat {entry!r}: {exc}") from None
+    elif budget:
+        raise Refused(400, f"seat {entry!r}: only ismcts takes a budget")
+    return Seat(kind, "", budget)
+
+
+def default_db() -> Path:
+    """The user's data folder (XDG_DATA_HOME or ~/.local/share)/rules-dsl/games.sqlite."""
+    import os
+
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "rules-dsl" / "games.sqlite"

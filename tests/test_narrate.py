@@ -1,0 +1,77 @@
+"""The narrated log and the options in words: exact lines after exact decisions."""
+
+from __future__ import annotations
+
+import random
+
+from rules_dsl import narrate
+from rules_dsl.engine import Engine
+
+
+def test_decisions_are_told_from_the_public_view() -> None:
+    engine = Engine.for_pack("microcosm")
+    st = engine.new_game(2, 6)
+    narrator = narrate.Narrator(engine.rules, st)
+    assert narrator.opening(st) == ["The game begins: 2 players, microcosm", "Turn 1 (round 1): Player 1"]
+    assert narrate.option_labels(engine.rules, st, st.pending) == ["Draw from the supply", "Draw from the deck"]
+
+    told = narrate.apply_told(engine, narrator, st, "draw-from-the-supply")
+    assert told == narrate.Told(["Player 1 (draw phase): draw from the supply"], 0, False)
+
+    # the supply's cards are face up: each is its name and printed facts, and where it is
+    assert narrate.option_labels(engine.rules, st, st.pending)[0] == (
+        "Warfare (crosshair) (domain: colour red, score spoils, reveals crosshair, symbols crosshair), from the supply"
+    )
+    told = narrate.apply_told(engine, narrator, st, "warfare-crosshair")
+    assert told.lines == [
+        "Player 1 (draw phase): chooses Warfare (crosshair)",
+        "  Political Intrigue: the domain deck -> the supply",  # the supply is refilled face up
+        "  Warfare (crosshair): the supply -> Player 1's hand",  # where it went, though the hand is hidden
+        "  the domain deck: 15 -> 14 cards",
+        "  Player 1's hand: 0 -> 1 card",
+    ]
+    assert told.reveals  # a card came off the hidden deck: no undo
+
+    told = narrate.apply_told(engine, narrator, st, "play-a-card")
+    assert told.lines[1] == "  Warfare (crosshair): Player 1's hand -> Player 1's action area"
+    assert told.reveals  # the others now see the card that was in the hand
+
+    # face-down planets offered: only their backs, numbered, never their names
+    labels = narrate.option_labels(engine.rules, st, st.pending)
+    assert labels[:2] == [
+        "A face-down planet (cost 0), from the cost 0 planets #1",
+        "A face-down planet (cost 0), from the cost 0 planets #2",
+    ]
+    assert len(set(labels)) == len(labels) == len(st.pending.options)
+    assert not any(engine.rules.cards[st.cards[v].type].name in " ".join(labels) for v in st.pending.values)
+
+
+def test_a_chosen_card_is_named_only_when_the_public_sees_it() -> None:
+    engine = Engine.for_pack("microcosm")
+    rnd = random.Random(3)
+    told_both = {True: 0, False: 0}
+    for seed in range(3):
+        st = engine.new_game(2, seed)
+        narrator = narrate.Narrator(engine.rules, st)
+        while st.pending is not None:
+            d = st.pending
+            index = rnd.randrange(len(d.options))
+            card = narrate.card_of(engine.rules, st, d, index)
+            before = narrate.visible_cards(engine.observe(st, narrate.PUBLIC))
+            told = narrate.apply_told(engine, narrator, st, d.options[index])
+            if card is None:
+                continue
+            public = card in {c for c, _ in before | narrate.visible_cards(engine.observe(st, narrate.PUBLIC))}
+            name = engine.rules.cards[st.cards[card].type].name
+            assert told.lines[0].endswith(f"chooses {name}" if public else "chooses a card"), told.lines
+            told_both[public] += 1
+    assert told_both[True] and told_both[False]
+
+
+def test_undo_is_for_your_own_last_decision_that_showed_nothing() -> None:
+    mine = narrate.Told([], 0, False)
+    assert narrate.why_no_undo([], 0) == "nothing has been decided yet"
+    assert narrate.why_no_undo([mine], 0) == ""
+    assert narrate.why_no_undo([mine], 1) == "the last decision was not yours: others have decided since"
+    shown = narrate.Told([], 0, True)
+    assert narrate.why_no_undo([mine, shown], 0) == "your last decision showed something hidden or drew on chance"
