@@ -19,13 +19,22 @@ class RulesError(Exception):
 
 
 class DslSyntaxError(RulesError):
-    def __init__(self, message: str, line: int, column: int, expected: list[str] | None = None, width: int = 1) -> None:
+    def __init__(
+        self,
+        message: str,
+        line: int,
+        column: int,
+        expected: list[str] | None = None,
+        width: int = 1,
+        suggestion: str = "",
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
         self.expected = expected or []
         self.width = width
+        self.suggestion = suggestion
 
 
 @attrs.define

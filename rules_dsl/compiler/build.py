@@ -667,7 +667,9 @@ class _Builder:
             tree = parse(text.value, start)
         except DslSyntaxError as exc:
             at = text_pos(text.loc, exc.line, exc.column)
-            self.problems.add(at, exc.message, card=card, expected=exc.expected, width=exc.width)
+            self.problems.add(
+                at, exc.message, card=card, expected=exc.expected, width=exc.width, suggestion=exc.suggestion
+            )
             return None
         if isinstance(tree, tuple) and not card:
             # card text (sections, abilities) where rules text was expected
