@@ -126,8 +126,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_schema(args: argparse.Namespace) -> int:
     from rules_dsl.packs.shape import write_schemas
 
+    schemas = None
+    if args.pack:
+        from rules_dsl.packs.installed import resolve
+        from rules_dsl.packs.pack_schema import pack_file_schema, pack_vocabulary
+
+        ids, voc = pack_vocabulary(resolve([args.pack]))
+        schemas = {f"pack-file-{ids[-1]}.schema.json": pack_file_schema(ids, voc)}
     try:
-        written = write_schemas(args.out)
+        written = write_schemas(args.out, schemas)
     except OSError as exc:
         raise RulesError(f"cannot write the schemas to {args.out}: {exc.strerror}") from exc
     for path in written:
@@ -251,6 +258,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("schema", help="write JSON Schemas of pack files, for YAML editors")
     p.add_argument("--out", default=".", help="the folder to write them to (default: the current folder)")
+    p.add_argument(
+        "--pack",
+        metavar="ID",
+        help="write pack-file-ID.schema.json instead: card entries checked against the words of that pack "
+        "(an installed id or a folder) and the packs it requires",
+    )
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("scenario", help="run scenario files and report each expectation")

@@ -22,6 +22,7 @@ _COMMENT = re.compile(r"#[^\n]*")
 MAX_DEPTH = 100
 MAX_TEXT = 20_000  # characters
 
+
 @lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
     return lark.Lark(

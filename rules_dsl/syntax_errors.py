@@ -170,4 +170,3 @@ def _unexpected_token(exc: lark.exceptions.UnexpectedToken, text: str, words: De
     if expected == ["')'"]:
         return error(f"missing ')': unexpected {what}", "a '(' is not closed")
     return error(f"unexpected {what}")
-

@@ -17,9 +17,17 @@ import pytest
 from rules_dsl.cli import main
 from rules_dsl.compiler import compile_packs
 from rules_dsl.engine import Engine
+from rules_dsl.errors import (
+    DslSyntaxError,
+    IllegalOption,
+    PackError,
+    PackProblem,
+    RulesError,
+    RulesLoopError,
+    StateFormatError,
+)
 from rules_dsl.parser import _lark, parse
 from rules_dsl.syntax_errors import describer
-from rules_dsl.errors import DslSyntaxError, IllegalOption, PackError, PackProblem, RulesError, RulesLoopError, StateFormatError
 
 PackCopy = Callable[..., Path]
 

@@ -168,7 +168,8 @@ def _read_yaml(path: Path, problems: Problems) -> Any:
         first_alias: tuple[int, int] | None = None
         for token in yaml.scan(text):
             if isinstance(token, FlowSequenceStartToken | FlowMappingStartToken):
-                open_flows.append((token.start_mark.line + 1, token.start_mark.column + 1, text[token.start_mark.index]))
+                start = token.start_mark
+                open_flows.append((start.line + 1, start.column + 1, text[start.index]))
             elif isinstance(token, FlowSequenceEndToken | FlowMappingEndToken) and open_flows:
                 open_flows.pop()
             if isinstance(token, TagToken):
