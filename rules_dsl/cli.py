@@ -96,10 +96,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         else:
             print(exc.render(), file=sys.stderr)
         return 1
+    warnings = [w.render() for w in rules.warnings]
+    strict = args.strict and bool(warnings)
     if args.json:
         terminal.print_json(
             {
-                "ok": True,
+                "ok": not strict,
                 "folders": folders,
                 "packs": list(rules.packs),
                 "cards": len(rules.cards),
@@ -107,16 +109,24 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 "overrides": list(rules.overrides),
                 "additions": list(rules.additions),
                 "problems": [],
+                "warnings": [attrs.asdict(w) for w in rules.warnings],
             }
         )
-        return 0
+        return 1 if strict else 0
+    for line in warnings:
+        print(line, file=sys.stderr)
+    if strict:
+        n = len(warnings)
+        print(f"{n} warning{'s' if n != 1 else ''} found (--strict makes them errors)", file=sys.stderr)
+        return 1
     for line in rules.overrides:
         terminal.say(f"overridden: {line}", style="yellow")
     if args.explain:
         for line in rules.additions:
             print(line)
+    counted = f" with {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""
     terminal.say(
-        f"ok: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
+        f"ok{counted}: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
         f"packs {', '.join(rules.packs)}",
         style="green",
     )
@@ -254,6 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     ).complete = shtab.DIRECTORY  # type: ignore[attr-defined]
     p.add_argument("--explain", action="store_true", help="also list what each pack adds to the packs it requires")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--strict", action="store_true", help="warnings (what can never happen) are errors: exit 1")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema", help="write JSON Schemas of pack files, for YAML editors")
