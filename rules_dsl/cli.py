@@ -314,8 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_check_parser(sub)
 
-    p = sub.add_parser("golden", help="regenerate (or --check) the golden playthroughs")
-    p.add_argument("--dir", default="tests/golden", help="where the transcripts live (default: tests/golden)")
+    p = sub.add_parser(
+        "golden",
+        help="developer: regenerate (or --check) the golden playthroughs of a checkout, or of any --dir",
+    )
+    p.add_argument(
+        "--dir",
+        default="tests/golden",
+        help="the folder holding games.yaml and the transcripts, from any folder (default: tests/golden)",
+    )
     p.add_argument("--check", action="store_true", help="compare instead of writing")
     p.set_defaults(func=cmd_golden)
 
