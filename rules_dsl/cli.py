@@ -50,6 +50,30 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return show_cards(rules, args.card, args.players, args.variant, args.json)
 
 
+def cmd_print(args: argparse.Namespace) -> int:
+    from rules_dsl.card_sheet import card_views, write_sheets
+    from rules_dsl.card_view import setting
+
+    engine = _engine(args.pack)
+    rules = engine.rules
+    if args.players is not None:
+        terminal.check_players(rules.name, rules.min_players, rules.max_players, args.players)
+    only = None
+    if args.mod_only:
+        from rules_dsl.compiler.build import load_sources
+        from rules_dsl.packs.installed import resolve
+        from rules_dsl.packs.loader import Problems
+
+        problems = Problems()
+        sources = load_sources(resolve(args.pack.split(",")), problems)
+        problems.raise_if_any()
+        only = {c.id for c in sources[-1].cards}
+    cards = card_views(rules, setting(rules, args.players, args.variant), only, args.copies)
+    pages = write_sheets(cards, args.out, args.paper, rules.name)
+    print(f"wrote {args.out}: {len(cards)} cards on {pages} page{'s' if pages != 1 else ''} ({args.paper})")
+    return 0
+
+
 def cmd_packs(args: argparse.Namespace) -> int:
     from rules_dsl.packs.installed import installed_packs
 
@@ -325,6 +349,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--check", action="store_true", help="compare instead of writing")
     p.set_defaults(func=cmd_golden)
+
+    p = sub.add_parser("print", help="lay a pack's cards out at playing-card size, nine to a page, in a PDF")
+    p.add_argument("pack", help="an installed pack id or a pack folder (with the packs it requires)")
+    p.add_argument("--out", default="cards.pdf", help="the PDF to write (default: cards.pdf)")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    p.add_argument("--mod-only", action="store_true", help="only the cards the named pack itself defines")
+    p.add_argument("--copies", action="store_true", help="one card per copy in the game, not one per card")
+    p.add_argument("--players", type=terminal.whole_number(1), help="work the facts out for this many players")
+    p.add_argument("--variant", action="append", metavar="NAME")
+    p.set_defaults(func=cmd_print)
 
     p = sub.add_parser("packs", help="list every installed pack: id, version, requirements, where it came from")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
