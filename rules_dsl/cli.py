@@ -74,6 +74,12 @@ def cmd_print(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from rules_dsl.lsp import serve
+
+    return serve()
+
+
 def cmd_packs(args: argparse.Namespace) -> int:
     from rules_dsl.packs.installed import installed_packs
 
@@ -359,6 +365,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=terminal.whole_number(1), help="work the facts out for this many players")
     p.add_argument("--variant", action="append", metavar="NAME")
     p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("lsp", help="a language server for pack files, over stdin/stdout (docs/editor.md)")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("packs", help="list every installed pack: id, version, requirements, where it came from")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")

@@ -102,11 +102,24 @@ def _line_col(text: str, pos: int) -> tuple[int, int]:
     return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
 
 
-def _statement_head(text: str, pos: int) -> tuple[int, str]:
-    """The first word of the statement that pos is in: where a misspelt verb is."""
-    start = max(text.rfind(c, 0, pos) for c in ";:(")
-    m = _WORD.search(text, start + 1, pos)
-    return (m.start(), m.group(0)) if m else (pos, "")
+# words after which a statement starts: its verb comes next
+_BEFORE_VERB = frozenset({"OR", "either", "then", "otherwise", "may"})
+
+
+def _misspelt_before(text: str, pos: int, words: Describer) -> tuple[int, str, str]:
+    """The nearest verb before pos in its statement that is no keyword but close to one
+    (`drow` of `survey 2 OR drow 1 card`): (where, word, keyword), or (pos, '', '').
+    Only verb places count: elsewhere a word is a name the packs declare (`hand`)."""
+    start = max(text.rfind(c, 0, pos) for c in ";:(") + 1
+    found = list(_WORD.finditer(text, start, pos))
+    for i in range(len(found) - 1, -1, -1):
+        word = found[i].group(0)
+        if i > 0 and found[i - 1].group(0) not in _BEFORE_VERB:
+            continue
+        keyword = words.close_keyword(word) if word.islower() else ""
+        if keyword:
+            return found[i].start(), word, keyword
+    return pos, "", ""
 
 
 def _unknown(text: str, pos: int, word: str, keyword: str, expected: list[str]) -> DslSyntaxError:
@@ -159,8 +172,7 @@ def _unexpected_token(exc: lark.exceptions.UnexpectedToken, text: str, words: De
         if keyword and (word != str(tok) or tok.type in ("NAME", "VAR")):
             # what was expected after a glued-on keyword ('WHEN' of 'WHENEVR') says nothing here
             return _unknown(text, start, word, keyword, expected if word == str(tok) else [])
-        head_at, head = _statement_head(text, pos)
-        keyword = words.close_keyword(head) if head and head.islower() and head_at < pos else ""
+        head_at, head, keyword = _misspelt_before(text, pos, words)
         if keyword:
             return _unknown(text, head_at, head, keyword, expected)
         if tok.type == "VAR" and "SECTION" in terminals:
