@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import attrs
 import pytest
 from conftest import ROOT
 
@@ -142,3 +143,28 @@ def test_the_five_things_that_can_never_happen(tmp_path: Path, capsys: pytest.Ca
     # dreamer: researched into the empire (sides: 2), and its quantity is read: no warning
     assert main(["validate", str(mod)]) == 0
     assert "ok with 7 warnings: " in capsys.readouterr().out
+
+
+def test_the_analysis_knows_every_syntax_node() -> None:
+    """A construct added to the grammar must be classified in compiler/never.py (moves
+    cards or not); until it is, it counts as moving any card anywhere (no false warning)."""
+    import attrs
+
+    from rules_dsl import ast
+    from rules_dsl.compiler import never
+
+    nodes = {n for n, c in vars(ast).items() if isinstance(c, type) and attrs.has(c) and c.__module__ == ast.__name__}
+    assert nodes == never.UNDERSTOOD, f"classify in compiler/never.py: {sorted(nodes ^ never.UNDERSTOOD)}"
+
+
+def test_an_unknown_construct_counts_as_moving_anything() -> None:
+    from rules_dsl.compiler import never
+    from rules_dsl.compiler.vocabulary import Vocabulary
+
+    @attrs.frozen
+    class Teleport:  # a construct the analysis has never heard of
+        pos: object = None
+
+    edges: list[never.Edge] = []
+    never._Moves(Vocabulary(), "", edges, {}, set(), {}).visit((Teleport(),))
+    assert edges == [never.Edge(never.ANY, None)]

@@ -28,6 +28,87 @@ from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.packs.loader import Problems, key_loc
 from rules_dsl.packs.model import CardSource, Loc, Located
 
+# Every syntax node this analysis knows: Move, Tuck (and Draw, through `draw:`) move cards,
+# the others do not. A node of a newer construct is taken to move any card anywhere, so a
+# grammar addition can silence warnings but never cause a false one (a test lists these).
+UNDERSTOOD = frozenset(
+    [
+        "Activated",
+        "AllCards",
+        "AllOf",
+        "Alternatives",
+        "Announce",
+        "AnyOf",
+        "Arith",
+        "Block",
+        "Call",
+        "CanUse",
+        "CardsUnder",
+        "CardsUnderAll",
+        "ChooseCard",
+        "ChooseKind",
+        "ChooseZone",
+        "ClearMarks",
+        "ClearNotes",
+        "Compare",
+        "Continuous",
+        "CountCards",
+        "CountEmpty",
+        "CountNotes",
+        "CountSymbols",
+        "CountTokens",
+        "CountTokensOf",
+        "CounterChange",
+        "DoSection",
+        "Draw",
+        "Extreme",
+        "FillSlot",
+        "Flip",
+        "ForCards",
+        "ForPlayers",
+        "If",
+        "IsEmpty",
+        "IsFacing",
+        "IsIn",
+        "IsMarked",
+        "IsNoted",
+        "It",
+        "Lasting",
+        "Let",
+        "Mark",
+        "May",
+        "Modify",
+        "Move",
+        "Not",
+        "Note",
+        "Nothing",
+        "Number",
+        "OnlyIf",
+        "Peek",
+        "Pos",
+        "PutToken",
+        "Query",
+        "Ref",
+        "Repeat",
+        "Section",
+        "Shuffle",
+        "Spot",
+        "SymbolName",
+        "TakeTokenOf",
+        "ThisCard",
+        "TopCard",
+        "TopCards",
+        "Total",
+        "Triggered",
+        "Tuck",
+        "UseAbilities",
+        "Var",
+        "Where",
+        "Whose",
+        "WithSection",
+        "WithSymbol",
+    ]
+)
 UNDER = "(under a card)"  # where tucked cards are: not a zone, but cards leave it too
 Place = Callable[[Loc, ast.Pos], Loc]
 
@@ -176,6 +257,8 @@ class _Moves:
             self.edges.append(Edge(self.cards(node.cards).requiring(needs), targets))
         elif isinstance(node, ast.Tuck):
             self.edges.append(Edge(self.cards(node.card).requiring(needs), frozenset([UNDER])))
+        elif type(node).__name__ not in UNDERSTOOD:
+            self.edges.append(Edge(ANY, None))
         elif isinstance(node, ast.Call) and node.name in self.procedures and node.name not in self.running:
             # a procedure's `it` is what the caller bound (lookup is dynamic, docs/dsl.md#scope)
             key = (node.name, self.card, frozenset(self.binds.items()), needs)
