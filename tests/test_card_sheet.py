@@ -18,8 +18,16 @@ from rules_dsl.cli import main
 from rules_dsl.engine import Engine
 
 POPPLER = shutil.which("pdftoppm") and shutil.which("pdftotext") and shutil.which("pdfinfo")
+try:
+    import reportlab  # noqa: F401
+
+    REPORTLAB = True
+except ImportError:
+    REPORTLAB = False
+# like the browser test: skipped where the system package or the extra is missing, except under CI
 pytestmark = pytest.mark.skipif(
-    not POPPLER and not os.environ.get("CI"), reason="needs poppler-utils (scripts/test.sh installs it)"
+    not (POPPLER and REPORTLAB) and not os.environ.get("CI"),
+    reason="needs poppler-utils and the print extra (scripts/test.sh installs both)",
 )
 
 
