@@ -50,6 +50,36 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return show_cards(rules, args.card, args.players, args.variant, args.json)
 
 
+def cmd_print(args: argparse.Namespace) -> int:
+    from rules_dsl.card_sheet import card_views, write_sheets
+    from rules_dsl.card_view import setting
+
+    engine = _engine(args.pack)
+    rules = engine.rules
+    if args.players is not None:
+        terminal.check_players(rules.name, rules.min_players, rules.max_players, args.players)
+    only = None
+    if args.mod_only:
+        from rules_dsl.compiler.build import load_sources
+        from rules_dsl.packs.installed import resolve
+        from rules_dsl.packs.loader import Problems
+
+        problems = Problems()
+        sources = load_sources(resolve(args.pack.split(",")), problems)
+        problems.raise_if_any()
+        only = {c.id for c in sources[-1].cards}
+    cards = card_views(rules, setting(rules, args.players, args.variant), only, args.copies)
+    pages = write_sheets(cards, args.out, args.paper, rules.name)
+    print(f"wrote {args.out}: {len(cards)} cards on {pages} page{'s' if pages != 1 else ''} ({args.paper})")
+    return 0
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from rules_dsl.lsp import serve
+
+    return serve()
+
+
 def cmd_packs(args: argparse.Namespace) -> int:
     from rules_dsl.packs.installed import installed_packs
 
@@ -96,10 +126,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         else:
             print(exc.render(), file=sys.stderr)
         return 1
+    warnings = [w.render() for w in rules.warnings]
+    strict = args.strict and bool(warnings)
     if args.json:
         terminal.print_json(
             {
-                "ok": True,
+                "ok": not strict,
                 "folders": folders,
                 "packs": list(rules.packs),
                 "cards": len(rules.cards),
@@ -107,16 +139,24 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 "overrides": list(rules.overrides),
                 "additions": list(rules.additions),
                 "problems": [],
+                "warnings": [attrs.asdict(w) for w in rules.warnings],
             }
         )
-        return 0
+        return 1 if strict else 0
+    for line in warnings:
+        print(line, file=sys.stderr)
+    if strict:
+        n = len(warnings)
+        print(f"{n} warning{'s' if n != 1 else ''} found (--strict makes them errors)", file=sys.stderr)
+        return 1
     for line in rules.overrides:
         terminal.say(f"overridden: {line}", style="yellow")
     if args.explain:
         for line in rules.additions:
             print(line)
+    counted = f" with {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""
     terminal.say(
-        f"ok: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
+        f"ok{counted}: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
         f"packs {', '.join(rules.packs)}",
         style="green",
     )
@@ -126,8 +166,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_schema(args: argparse.Namespace) -> int:
     from rules_dsl.packs.shape import write_schemas
 
+    schemas = None
+    if args.pack:
+        from rules_dsl.packs.installed import resolve
+        from rules_dsl.packs.pack_schema import pack_file_schema, pack_vocabulary
+
+        ids, voc = pack_vocabulary(resolve([args.pack]))
+        schemas = {f"pack-file-{ids[-1]}.schema.json": pack_file_schema(ids, voc)}
     try:
-        written = write_schemas(args.out)
+        written = write_schemas(args.out, schemas)
     except OSError as exc:
         raise RulesError(f"cannot write the schemas to {args.out}: {exc.strerror}") from exc
     for path in written:
@@ -268,10 +315,17 @@ def build_parser() -> argparse.ArgumentParser:
     ).complete = shtab.DIRECTORY  # type: ignore[attr-defined]
     p.add_argument("--explain", action="store_true", help="also list what each pack adds to the packs it requires")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--strict", action="store_true", help="warnings (what can never happen) are errors: exit 1")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema", help="write JSON Schemas of pack files, for YAML editors")
     p.add_argument("--out", default=".", help="the folder to write them to (default: the current folder)")
+    p.add_argument(
+        "--pack",
+        metavar="ID",
+        help="write pack-file-ID.schema.json instead: card entries checked against the words of that pack "
+        "(an installed id or a folder) and the packs it requires",
+    )
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("scenario", help="run scenario files and report each expectation")
@@ -329,10 +383,30 @@ def build_parser() -> argparse.ArgumentParser:
     ).complete = shtab.FILE  # type: ignore[attr-defined]
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("golden", help="regenerate (or --check) the golden playthroughs")
-    p.add_argument("--dir", default="tests/golden", help="where the transcripts live (default: tests/golden)")
+    p = sub.add_parser(
+        "golden",
+        help="developer: regenerate (or --check) the golden playthroughs of a checkout, or of any --dir",
+    )
+    p.add_argument(
+        "--dir",
+        default="tests/golden",
+        help="the folder holding games.yaml and the transcripts, from any folder (default: tests/golden)",
+    )
     p.add_argument("--check", action="store_true", help="compare instead of writing")
     p.set_defaults(func=cmd_golden)
+
+    p = sub.add_parser("print", help="lay a pack's cards out at playing-card size, nine to a page, in a PDF")
+    p.add_argument("pack", help="an installed pack id or a pack folder (with the packs it requires)")
+    p.add_argument("--out", default="cards.pdf", help="the PDF to write (default: cards.pdf)")
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    p.add_argument("--mod-only", action="store_true", help="only the cards the named pack itself defines")
+    p.add_argument("--copies", action="store_true", help="one card per copy in the game, not one per card")
+    p.add_argument("--players", type=terminal.whole_number(1), help="work the facts out for this many players")
+    p.add_argument("--variant", action="append", metavar="NAME")
+    p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("lsp", help="a language server for pack files, over stdin/stdout (docs/editor.md)")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("packs", help="list every installed pack: id, version, requirements, where it came from")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")

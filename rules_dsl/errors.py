@@ -19,13 +19,22 @@ class RulesError(Exception):
 
 
 class DslSyntaxError(RulesError):
-    def __init__(self, message: str, line: int, column: int, expected: list[str] | None = None, width: int = 1) -> None:
+    def __init__(
+        self,
+        message: str,
+        line: int,
+        column: int,
+        expected: list[str] | None = None,
+        width: int = 1,
+        suggestion: str = "",
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
         self.expected = expected or []
         self.width = width
+        self.suggestion = suggestion
 
 
 @attrs.define
@@ -41,9 +50,10 @@ class PackProblem:
     width: int = 1
     expected: list[str] = attrs.Factory(list)
     suggestion: str = ""
+    severity: str = "error"  # or "warning": something that can never happen, but the packs load
 
     def render(self) -> str:
-        where = f"{self.file}:{self.line}:{self.column}: "
+        where = f"{self.file}:{self.line}:{self.column}: " + ("warning: " if self.severity == "warning" else "")
         who = f"card {self.card!r}: " if self.card else ""
         out = [f"{where}{who}{self.message}"]
         if self.source_line:

@@ -17,7 +17,10 @@ def golden_games(folder: Path) -> list[tuple[str, int, int, list[str] | None]]:
 
     path = folder / GAMES_FILE
     if not path.is_file():
-        raise RulesError(f"{path} is missing: it lists the golden games (pack, players, seed, variants)")
+        raise RulesError(
+            f"{path} is missing: it lists the golden games (pack, players, seed, variants); "
+            "run this in a checkout of rules_dsl, or give --dir a folder that holds games.yaml"
+        )
     data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
     games = []
     for i, item in enumerate(data or []):

@@ -12,6 +12,7 @@ from lark import Token, Transformer, v_args
 
 from rules_dsl import ast
 from rules_dsl.errors import DslSyntaxError
+from rules_dsl.syntax_errors import from_lark
 
 GRAMMAR = Path(__file__).with_name("grammar") / "effects.lark"
 _COMMENT = re.compile(r"#[^\n]*")
@@ -20,24 +21,6 @@ _COMMENT = re.compile(r"#[^\n]*")
 # Python stack; the deepest real text is 13 levels.
 MAX_DEPTH = 100
 MAX_TEXT = 20_000  # characters
-
-# Printable names of the grammar's terminals, for "expected one of" in error messages.
-_TERMINAL_WORDS = {
-    "SEMICOLON": "';'",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "COLON": "':'",
-    "NAME": "a name",
-    "VAR": "a variable such as X",
-    "INT": "a number",
-    "SECTION": "a section label such as ACTION:",
-    "FACING": "face-up or face-down",
-    "CARD_WORD": "card or cards",
-    "SYMBOL_WORD": "symbol or symbols",
-    "PLAYERS": "player or opponent",
-    "$END": "end of text",
-    "__ANON_0": "'s",
-}
 
 
 @lru_cache(maxsize=1)
@@ -66,24 +49,6 @@ def _words(source: str) -> str:
     return " ".join(_COMMENT.sub("", source).split())
 
 
-def _expected_words(expected: set[str]) -> list[str]:
-    words = []
-    for term in sorted(expected):
-        if term in _TERMINAL_WORDS:
-            words.append(_TERMINAL_WORDS[term])
-        elif term == "OR":
-            words.append("OR")
-        elif term.isupper() and term.isalpha():
-            words.append(term.lower())
-        else:
-            try:
-                pattern = _lark().get_terminal(term).pattern.value
-                words.append(f"'{pattern}'")
-            except KeyError:
-                words.append(term.lower())
-    return sorted(set(words))
-
-
 @lru_cache(maxsize=4096)
 def parse(text: str, start: str = "start") -> Any:
     """Parse card text (start), a condition or an expression into the syntax tree.
@@ -95,30 +60,8 @@ def parse(text: str, start: str = "start") -> Any:
         raise DslSyntaxError(f"the text is {len(text)} characters long; a text may hold at most {MAX_TEXT}", 1, 1)
     try:
         tree = _lark().parse(text, start=start)
-    except lark.exceptions.UnexpectedCharacters as exc:
-        raise DslSyntaxError(
-            f"unexpected character {text[exc.pos_in_stream or 0]!r}",
-            exc.line,
-            exc.column,
-            expected=_expected_words(set(exc.allowed or ())),
-        ) from None
-    except lark.exceptions.UnexpectedToken as exc:
-        tok = exc.token
-        what = "end of text" if tok.type == "$END" else f"word {str(tok)!r}"
-        raise DslSyntaxError(
-            f"unexpected {what}",
-            tok.line if tok.line is not None else text.count("\n") + 1,
-            tok.column if tok.column is not None else 1,
-            expected=_expected_words(set(exc.expected)),
-            width=max(1, len(str(tok))),
-        ) from None
-    except lark.exceptions.UnexpectedEOF as exc:
-        raise DslSyntaxError(
-            "unexpected end of text",
-            text.count("\n") + 1,
-            len(text.rsplit("\n", 1)[-1]) + 1,
-            expected=_expected_words(set(exc.expected)),
-        ) from None
+    except lark.exceptions.UnexpectedInput as exc:
+        raise from_lark(exc, text, _lark()) from None
     _check_depth(tree)
     return _ToAst(text).transform(tree)
 

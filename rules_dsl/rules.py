@@ -9,6 +9,7 @@ import attrs
 if TYPE_CHECKING:
     from rules_dsl.effects.base import Effect
     from rules_dsl.effects.values import Cond, NumExpr
+    from rules_dsl.errors import PackProblem
 
 
 @attrs.frozen
@@ -148,3 +149,5 @@ class Rules:
     # a card slot named by a token group holds one token of any of its kinds ("any resource")
     slot_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     choosable: dict[str, Choosable] = attrs.Factory(dict)  # option -> the cards it chooses from
+    # what the packs write that can never happen (compiler/never.py): validate shows them
+    warnings: tuple[PackProblem, ...] = ()

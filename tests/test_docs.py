@@ -28,6 +28,7 @@ DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 FENCE = re.compile(r"^```(.*)$")
 PACKS = ("base", "microcosm")
 STARTS = {"": "start", "condition": "condition", "expression": "expression"}
+TUTORIAL = ROOT / "docs" / "tutorial.md"
 
 
 @attrs.frozen
@@ -205,6 +206,8 @@ def transcripts() -> list[tuple[str, str, str]]:
     any text (figures that change with every rules fix)."""
     found = []
     for path in DOCS:
+        if path == TUTORIAL:
+            continue  # its commands run in a folder of their own: test_the_tutorial_runs_end_to_end
         lines = path.read_text(encoding="utf-8").splitlines()
         inside = False
         indent = 0
@@ -266,3 +269,117 @@ def test_quoted_facts_of_the_base_pack(engine: Engine) -> None:
     for doc in ("README.md", "docs/modding.md"):
         text = " ".join((ROOT / doc).read_text(encoding="utf-8").split())
         assert "six roles including Research, 39 technologies" in text, doc
+
+
+# ---- the tutorial runs, command by command --------------------------------------------
+
+
+def tutorial_steps() -> list[tuple[int, str, str, list[str]]]:
+    """(line, "file" | "run", path or command, lines): each `yaml PATH` block is a file to
+    write; each `$ command` of a `console` block is run, and the lines after it are its
+    output (as in the other docs' transcripts: a line `...` stands for any lines, `...` in a
+    line for any text). A `console install` block is the install, which
+    tests/test_wheel.py checks from a built wheel."""
+    lines = TUTORIAL.read_text(encoding="utf-8").splitlines()
+    steps: list[tuple[int, str, str, list[str]]] = []
+    i = 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m or not m.group(1):
+            i += 1
+            continue
+        words = m.group(1).split()
+        end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+        body = lines[i + 1 : end]
+        if words[0] == "yaml" and len(words) == 2:
+            steps.append((i + 2, "file", words[1], body))
+        elif words == ["console"]:
+            for k, line in enumerate(body):
+                if line.startswith("$ "):
+                    expected = []
+                    for after in body[k + 1 :]:
+                        if after.startswith("$ "):
+                            break
+                        expected.append(after)
+                    steps.append((i + 2 + k, "run", line[2:], expected))
+        else:
+            assert words in (["console", "install"], ["yaml"], ["dsl"]), f"tutorial.md:{i + 1}: block {m.group(1)!r}"
+        i = end + 1
+    return steps
+
+
+def test_the_tutorial_runs_end_to_end(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    steps = tutorial_steps()
+    assert [kind for _, kind, _, _ in steps].count("file") == 4
+    commands = [what for _, kind, what, _ in steps if kind == "run"]
+    assert any(c.startswith("rules-dsl validate") for c in commands)
+    assert any(c.startswith("rules-dsl simulate") for c in commands)
+    assert any(c.startswith("rules-dsl scenario") for c in commands)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("COLUMNS", None)
+    for line, kind, what, body in steps:
+        if kind == "file":
+            path = tmp_path / what
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("\n".join(body) + "\n", encoding="utf-8")
+            continue
+        # one stream, as a terminal shows it
+        done = subprocess.run(
+            ["bash", "-c", what],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        shown = "".join(out.rstrip() + "\n" for out in done.stdout.splitlines())
+        assert done.returncode == 0, f"tutorial.md:{line}: {what!r} exited {done.returncode}:\n{shown}"
+        assert "Traceback" not in shown, f"tutorial.md:{line}: {what!r}:\n{shown}"
+        assert _pattern("\n".join(body)).fullmatch(shown), f"tutorial.md:{line}: {what!r} now prints:\n{shown}"
+
+
+def recipes() -> list[tuple[str, str, str]]:
+    """(where, pack, file) of each `yaml recipe PACK` block of docs/modding.md."""
+    lines = (ROOT / "docs" / "modding.md").read_text(encoding="utf-8").splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        words = line[3:].split() if line.startswith("```") else []
+        if words[:2] == ["yaml", "recipe"]:
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+            found.append((f"modding.md:{i + 1}", words[2], "\n".join(lines[i + 1 : end]) + "\n"))
+    return found
+
+
+def test_there_is_a_recipe_for_each_kind_of_card() -> None:
+    kinds = set()
+    for _, _, text in recipes():
+        kinds |= set(re.findall(r"^    kind: (\S+)$", text, re.M))
+    assert kinds == {"role-card", "planet", "technology", "scenario", "domain"}
+    assert sum("sides: 2" in text for _, _, text in recipes()) == 1
+
+
+@pytest.mark.parametrize(("where", "pack", "text"), recipes(), ids=lambda x: str(x)[:16])
+def test_recipe_compiles_without_warnings(tmp_path: Path, where: str, pack: str, text: str) -> None:
+    from rules_dsl.packs.installed import resolve
+
+    mod = tmp_path / "recipe"
+    mod.mkdir()
+    (mod / "pack.yaml").write_text(f"id: recipe\nrequires: [{pack}]\nfiles: [cards.yaml]\n", encoding="utf-8")
+    (mod / "cards.yaml").write_text(text, encoding="utf-8")
+    try:
+        rules = compile_packs(resolve([str(mod)]))
+    except PackError as exc:
+        raise AssertionError(f"{where}: the recipe does not compile:\n{exc.render()}") from None
+    assert [w.render() for w in rules.warnings] == [], where
+
+
+def test_every_built_in_pack_has_an_evaluation_for_the_search_bots() -> None:
+    """modding.md says so (it once said Microcosm had none)."""
+    for pack in ("base", "escalation", "microcosm", "base-scenarios"):
+        assert compile_packs(pack_paths(pack)).evaluation is not None, pack

@@ -17,7 +17,17 @@ import pytest
 from rules_dsl.cli import main
 from rules_dsl.compiler import compile_packs
 from rules_dsl.engine import Engine
-from rules_dsl.errors import IllegalOption, PackError, PackProblem, RulesError, RulesLoopError, StateFormatError
+from rules_dsl.errors import (
+    DslSyntaxError,
+    IllegalOption,
+    PackError,
+    PackProblem,
+    RulesError,
+    RulesLoopError,
+    StateFormatError,
+)
+from rules_dsl.parser import _lark, parse
+from rules_dsl.syntax_errors import describer
 
 PackCopy = Callable[..., Path]
 
@@ -95,6 +105,73 @@ def test_dsl_syntax_error(pack_copy: PackCopy) -> None:
     assert_problem(p, file=folder / "roles.yaml", at=(line, col), message="unexpected word '('", card="survey")
     assert "';'" in p.expected and "')'" in p.expected
     assert "expected one of: " in p.render()
+
+
+@pytest.mark.parametrize(
+    ("new", "word", "keyword"),
+    [
+        ("WHENEVR you trade: draw 1 card", "WHENEVR", "WHENEVER"),
+        ("WHILST in your empire: add 1 to your hand-limit", "WHILST", "WHILE"),
+        ("ACTION: drow 2 cards", "drow", "draw"),
+        ("ACTION: for eech player: draw 1 card", "eech", "each"),
+    ],
+)
+def test_misspelled_keyword_suggests_it(pack_copy: PackCopy, new: str, word: str, keyword: str) -> None:
+    folder = pack_copy(("roles.yaml", "ACTION: draw 2 cards\n", new + "\n"))
+    p = only_problem(folder)
+    assert_problem(
+        p,
+        file=folder / "roles.yaml",
+        at=position(folder, "roles.yaml", "      " + new, word),
+        message=f"unknown word {word!r}",
+        card="survey",
+        suggestion=f"did you mean {keyword!r}?",
+    )
+    assert p.width == len(word)
+
+
+def test_missing_section_colon_says_so(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("roles.yaml", "ACTION: draw 2 cards\n", "ACTION draw 2 cards\n"))
+    assert_problem(
+        only_problem(folder),
+        file=folder / "roles.yaml",
+        at=position(folder, "roles.yaml", "      ACTION draw 2 cards"),
+        message="missing ':' after the section label 'ACTION'",
+        card="survey",
+        suggestion="write 'ACTION:'",
+    )
+
+
+def test_missing_heading_colon_says_so(pack_copy: PackCopy) -> None:
+    old = "WHEN you trade: note the kind as traded;"
+    folder = pack_copy(("techs.yaml", old, old.replace(":", "", 1)))
+    p = only_problem(folder)
+    assert p.message == "missing ':' before the word 'note'"
+    assert p.expected == ["':'"]
+
+
+def test_unclosed_parenthesis_says_so() -> None:
+    with pytest.raises(DslSyntaxError) as info:
+        parse("ACTION: (draw 1 card; gain 1 fighter")
+    assert info.value.message == "missing ')': unexpected end of text"
+    assert info.value.expected == ["')'"]
+
+
+def test_expected_words_are_a_modders_words() -> None:
+    """Every terminal of the grammar is described by a word of card text, never its name."""
+    words = describer(_lark())
+    for terminal in _lark().terminals:
+        if terminal.name in ("WS", "COMMENT"):
+            continue
+        word = words.expected([terminal.name])[0]
+        assert "_" not in word and word != terminal.name.lower() or word in words.keywords, (terminal.name, word)
+    assert words.expected(["WHEN"]) == ["WHEN or WHENEVER"]
+    assert words.expected(["WHILE", "__never"]) == ["WHILE", "__never"]  # unknown names show as given
+    with pytest.raises(DslSyntaxError) as info:
+        parse("ACTION draw 1 card")
+    expected = info.value.expected
+    assert "WHEN or WHENEVER" in expected and "WHILE" in expected and "a section label such as ACTION:" in expected
+    assert not any(w.startswith("__") or w.isupper() and "_" in w for w in expected)
 
 
 def test_misspelled_verb_suggests_the_known_one(pack_copy: PackCopy) -> None:
@@ -351,6 +428,7 @@ def test_invalid_yaml(pack_copy: PackCopy) -> None:
         file=folder / "roles.yaml",
         at=(line, col),
         message="not valid YAML: mapping values are not allowed here",
+        card="politics",
     )
 
 
@@ -358,10 +436,31 @@ def test_invalid_yaml_unclosed_bracket(pack_copy: PackCopy) -> None:
     folder = pack_copy()
     edit_card(folder, "roles.yaml", "survey", "symbols: [survey]", "symbols: [survey")
     p = only_problem(folder)
-    assert Path(p.file) == folder / "roles.yaml"
-    assert p.message.startswith("not valid YAML: ")
-    start, _ = position(folder, "roles.yaml", "    symbols: [survey")
-    assert start <= p.line <= start + 1
+    # ruamel finds it only at the next key; the mistake is where the bracket opens
+    assert_problem(
+        p,
+        file=folder / "roles.yaml",
+        at=position(folder, "roles.yaml", "    symbols: [survey", "["),
+        message=f"not valid YAML: the '[' that starts here has no ']' (at line {p.line + 1}: "
+        "found character '|' that cannot start any token)",
+        card="survey",
+    )
+
+
+def test_invalid_yaml_unclosed_quote(pack_copy: PackCopy) -> None:
+    folder = pack_copy()
+    edit_card(folder, "roles.yaml", "warfare", "name: Warfare", "name: 'Warfare")
+    p = only_problem(folder)
+    assert (p.line, p.column) == position(folder, "roles.yaml", "    name: 'Warfare", "'")
+    assert p.card == "warfare"
+    assert p.message.startswith("not valid YAML: the quote that starts here is not closed (at line ")
+
+
+def test_yaml_error_outside_cards_names_no_card(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("vocabulary.yaml", "  kinds:\n", "  kinds: x: y\n"))
+    p = only_problem(folder)
+    assert p.message == "not valid YAML: mapping values are not allowed here"
+    assert p.card == ""
 
 
 def test_misspelled_vocabulary_key_lists_the_known_keys(pack_copy: PackCopy) -> None:

@@ -137,3 +137,25 @@ def test_replaying_an_edited_transcript_in_memory_differs(engine: Engine) -> Non
     edited = recorded.replace("game over after", "game over at", 1)
     assert edited != recorded
     assert replay_transcript(engine, players, seed, variants, edited) == recorded
+
+
+def test_golden_works_from_any_folder_on_a_given_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rules_dsl.cli import main
+
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    (folder / "games.yaml").write_text(
+        f"- {{pack: {FIRST[0]}, players: {FIRST[1]}, seed: {FIRST[2]}, variants: {FIRST[3] or []}}}\n", encoding="utf-8"
+    )
+    shutil.copy(GOLDEN / FIRST_NAME, folder / FIRST_NAME)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["golden", "--check", "--dir", str(folder)]) == 0
+    assert "1 passed, 0 failed" in capsys.readouterr().out
+    # outside a checkout, without --dir: a clear error, no traceback
+    assert main(["golden", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "tests/golden/games.yaml is missing" in err and "give --dir a folder that holds games.yaml" in err

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +145,93 @@ def test_declarations_drive_the_loader() -> None:
     assert set(shape.ZONE.fields) == vocabulary.ZONE_KEYS
     assert set(shape.CARD.fields) == build.CARD_FIELDS
     assert set(shape.EXTEND.fields) == compose.EXTEND_KEYS
+
+
+# ---- standard validators: check-jsonschema (ECMA-262 regexes, as editors use) -------------
+
+
+def check_jsonschema(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).with_name("check-jsonschema")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_check_jsonschema_accepts_the_shipped_schemas() -> None:
+    done = check_jsonschema("--check-metaschema", *(str(SCHEMA_DIR / name) for name in SCHEMAS))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_check_jsonschema_refuses_a_python_only_escape(tmp_path: Path) -> None:
+    """The test above can fail: '\\-' (re.escape's) is what check-jsonschema refused."""
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"patternProperties": {"^a\\-b$": {}}}), encoding="utf-8")
+    assert check_jsonschema("--check-metaschema", str(bad)).returncode == 1
+
+
+@pytest.mark.parametrize("text", ["default-variants", "a.b", "x(y)|z", "[q]", "c$^*+?{}/\\"])
+def test_ecma_escape_matches_itself_only(text: str) -> None:
+    import re
+
+    pattern = re.compile(shape.ecma_escape(text))
+    assert pattern.fullmatch(text)
+    assert not pattern.fullmatch(text + "x")
+    assert "\\-" not in shape.ecma_escape(text)
+
+
+def test_check_jsonschema_accepts_every_shipped_pack_file() -> None:
+    for schema_name in ("manifest.schema.json", "pack-file.schema.json"):
+        files = [str(p) for p in PACK_FILES if schema_for(p) == schema_name]
+        done = check_jsonschema("--schemafile", str(SCHEMA_DIR / schema_name), *files)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ---- a schema that knows one pack's words (rules-dsl schema --pack ID) --------------------
+
+
+def pack_schema(tmp_path: Path, pack: str) -> Path:
+    out = tmp_path / "out"
+    assert main(["schema", "--pack", pack, "--out", str(out)]) == 0
+    (path,) = out.glob("pack-file-*.schema.json")
+    return path
+
+
+@pytest.mark.parametrize("folder", PACK_FOLDERS, ids=[str(p.relative_to(ROOT)) for p in PACK_FOLDERS])
+def test_every_shipped_pack_file_is_valid_against_its_packs_schema(tmp_path: Path, folder: Path) -> None:
+    schema = json.loads(pack_schema(tmp_path, str(folder)).read_text(encoding="utf-8"))
+    jsonschema.Draft7Validator.check_schema(schema)
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name != "pack.yaml":
+            found = [e.message for e in jsonschema.Draft7Validator(schema).iter_errors(plain(path))]
+            assert found == [], path
+
+
+def test_the_pack_schema_flags_words_the_pack_does_not_declare(tmp_path: Path) -> None:
+    path = pack_schema(tmp_path, "base")
+    assert path.name == "pack-file-base.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    assert schema["title"] == "rules-dsl pack-file of base"
+    card = {"id": "lab", "kind": "technology", "zone": "technologies", "research-cost": 3, "symbols": ["research"]}
+
+    def problems(**change: Any) -> list[str]:
+        entry = {k: v for k, v in {**card, **change}.items() if v is not None}
+        return [e.message for e in jsonschema.Draft7Validator(schema).iter_errors({"cards": [entry]})]
+
+    assert problems() == []
+    assert problems(kind=None, kindd="technology") == ["Additional properties are not allowed ('kindd' was unexpected)"]
+    assert problems(**{"research-cost": "three"}) == ["'three' is not of type 'integer'"]
+    assert problems(kind="technolgy") and problems(zone="hand") and problems(symbols=["reserch"])
+    assert problems(type="fertile") == [] and problems(type="fertil")
+    # the generic schema lets all of these through
+    generic = jsonschema.Draft7Validator(SCHEMAS["pack-file.schema.json"])
+    assert list(generic.iter_errors({"cards": [{**card, "kindd": "x", "research-cost": "three"}]})) == []
+    # and a standard validator takes the written file: base's own files pass, a typo fails
+    done = check_jsonschema("--schemafile", str(path), *(str(p) for p in sorted((ROOT / "cards").glob("[!p]*.yaml"))))
+    assert done.returncode == 0, done.stdout
+    bad = tmp_path / "mod.yaml"
+    bad.write_text("cards:\n  - id: lab\n    kindd: technology\n    research-cost: three\n", encoding="utf-8")
+    done = check_jsonschema("--schemafile", str(path), str(bad))
+    assert done.returncode == 1 and "kindd" in done.stdout and "three" in done.stdout, done.stdout
+
+
+def test_schema_for_an_unknown_pack_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "--pack", "no-such-pack", "--out", "."]) == 1
+    assert "no-such-pack" in capsys.readouterr().err

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from rules_dsl import ast, chosen
-from rules_dsl.compiler import names
+from rules_dsl.compiler import names, never
 from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.invariants import compile_invariants
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
@@ -134,6 +134,7 @@ class _Builder:
             for key, located in src.sections.items():
                 self.parts.setdefault(key, []).append(located)
         self.composed = compose(sources, problems)
+        self.warnings = Problems()  # what can never happen: reported, but the packs load
 
     # ---- entry -----------------------------------------------------------------
     def build(self) -> Rules | None:
@@ -211,6 +212,8 @@ class _Builder:
                 self.report(exc, evaluation_part.loc)
         sc.finish_procedures(self.problems, text_pos)
         self.check_names(set(params) | BUILTIN_PARAMS, lets)
+        if not self.problems.items:
+            self.find_warnings(voc, choosable, evaluation_tree, evaluation_part)
         players = self.player_range()
         bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
         watched = tuple((t.name, t.cond) for t in triggers if t.at_once)
@@ -275,6 +278,35 @@ class _Builder:
             watch_counters=loop.watch_counters,
             watch_zones=loop.watch_zones,
             watch_every=loop.watch_every,
+            warnings=tuple(attrs.evolve(w, severity="warning") for w in self.warnings.items),
+        )
+
+    def find_warnings(
+        self, voc: Vocabulary, choosable: dict[str, Choosable], evaluation: Any, evaluation_part: Located | None
+    ) -> None:
+        """What the packs write that can never happen (compiler/never.py), as warnings."""
+        texts = [never.Text(tree, self._card_text_locs[cid], cid) for cid, tree in self._card_trees.items()]
+        texts += [never.Text(tree, loc, procedure=name) for name, (tree, loc) in self._proc_trees.items()]
+        texts += [never.Text(tree, loc) for _, tree, loc in self._phase_trees]
+        if "setup" in self._script_trees and self._setup_loc is not None:
+            texts.append(never.Text(self._script_trees["setup"], self._setup_loc))
+        texts += [never.Text(tree, loc) for _, tree, loc in self._end_trees]
+        texts += [never.Text(tree, loc) for tree, loc in self._score_trees.values()]
+        texts += [never.Text(tree, loc) for _, tree, loc in self._breakdown_trees]
+        if self._final_turn_tree is not None and self._final_turn_tree[0] is not None:
+            texts.append(never.Text(*self._final_turn_tree))
+        if evaluation is not None and evaluation_part is not None:
+            texts.append(never.Text(evaluation, evaluation_part.loc))
+        texts += [never.Text(tree, loc) for tree, loc in self._wild_trees if tree is not None]
+        never.find_warnings(
+            texts,
+            self.composed.cards,
+            voc,
+            self.parts.get("vocabulary", []),
+            [(c.source, c.target) for c in choosable.values()],
+            lambda loc, pos: text_pos(loc, pos.line, pos.column),
+            lambda name: self._sc.moment(name, ast.Pos(1, 1)),
+            self.warnings,
         )
 
     def check_names(self, params: set[str], lets: set[str]) -> None:
@@ -693,7 +725,9 @@ class _Builder:
             tree = parse(text.value, start)
         except DslSyntaxError as exc:
             at = text_pos(text.loc, exc.line, exc.column)
-            self.problems.add(at, exc.message, card=card, expected=exc.expected, width=exc.width)
+            self.problems.add(
+                at, exc.message, card=card, expected=exc.expected, width=exc.width, suggestion=exc.suggestion
+            )
             return None
         if isinstance(tree, tuple) and not card:
             # card text (sections, abilities) where rules text was expected
@@ -1066,12 +1100,14 @@ class _Builder:
         """Cards that count as one of every symbol while a condition holds for their owner:
         a card's own `wild:` field, or the vocabulary's `wild-cards:` list."""
         wild: dict[int, Any] = {}
+        self._wild_trees: list[tuple[Any, Loc]] = []
         given = [(c.id, c.fields["wild"].value, c.fields["wild"].loc) for c in cards if "wild" in c.fields]
         for card_id, text, loc in [*voc.wild_cards, *given]:
             if card_id not in index:
                 self.problems.add(loc, f"wild-cards: unknown card {card_id!r}", suggestion=suggest(card_id, index))
                 continue
             tree = self.parse_text(Located(text, loc), "condition")
+            self._wild_trees.append((tree, loc))
             if tree is None:
                 continue
             try:

@@ -8,13 +8,21 @@ except `cards`, which add up.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.tokens import AliasToken, TagToken
+from ruamel.yaml.tokens import (
+    AliasToken,
+    FlowMappingEndToken,
+    FlowMappingStartToken,
+    FlowSequenceEndToken,
+    FlowSequenceStartToken,
+    TagToken,
+)
 
 from rules_dsl.errors import PackError, PackProblem, suggest
 from rules_dsl.packs import shape
@@ -155,9 +163,15 @@ def _read_yaml(path: Path, problems: Problems) -> Any:
         )
         return None
     yaml = YAML(typ="rt")
+    open_flows: list[tuple[int, int, str]] = []  # where each [ or { not yet closed opens
     try:
         first_alias: tuple[int, int] | None = None
         for token in yaml.scan(text):
+            if isinstance(token, FlowSequenceStartToken | FlowMappingStartToken):
+                start = token.start_mark
+                open_flows.append((start.line + 1, start.column + 1, text[start.index]))
+            elif isinstance(token, FlowSequenceEndToken | FlowMappingEndToken) and open_flows:
+                open_flows.pop()
             if isinstance(token, TagToken):
                 mark = token.start_mark
                 handle, suffix = token.value
@@ -180,15 +194,51 @@ def _read_yaml(path: Path, problems: Problems) -> Any:
             return None
         return data
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 1 if mark else 1
-        col = mark.column + 1 if mark else 1
-        problems.add(Loc(file, line, col), f"not valid YAML: {exc.problem}")
+        line, col, message = _yaml_error_place(exc, open_flows[-1] if open_flows else None)
+        problems.add(Loc(file, line, col), message, card=_card_at(text, line))
     except YAMLError as exc:
         problems.add(Loc(file, 1, 1), f"not valid YAML: {exc}")
     except RecursionError:
         problems.add(Loc(file, 1, 1), "the YAML is nested too deeply")
     return None
+
+
+def _yaml_error_place(exc: MarkedYAMLError, open_flow: tuple[int, int, str] | None) -> tuple[int, int, str]:
+    """Where a YAML mistake is and what it is. An unclosed bracket or quote is found only
+    where the next item starts, lines later; it is reported where it was opened."""
+    mark, context = exc.problem_mark, exc.context_mark
+    line = mark.line + 1 if mark else 1
+    col = mark.column + 1 if mark else 1
+    message = f"not valid YAML: {exc.problem}"
+    if context is not None and context.line + 1 < line and "quoted" in str(exc.context or ""):
+        where = context.line + 1, context.column + 1
+        return (*where, f"not valid YAML: the quote that starts here is not closed (at line {line}: {exc.problem})")
+    if open_flow is not None and open_flow[0] < line:
+        flow_line, flow_col, bracket = open_flow
+        closing = "]" if bracket == "[" else "}"
+        return (
+            flow_line,
+            flow_col,
+            f"not valid YAML: the {bracket!r} that starts here has no {closing!r} (at line {line}: {exc.problem})",
+        )
+    return line, col, message
+
+
+_CARD_ID = re.compile(r"\s*(?:-\s+)?id:\s*['\"]?([^'\"\s#]+)")
+
+
+def _card_at(text: str, line: int) -> str:
+    """The id of the card entry (under `cards:`) that line of a pack file is in, or ''."""
+    lines = text.splitlines()[:line]
+    card = ""
+    for source in reversed(lines):
+        if not card:
+            m = _CARD_ID.match(source)
+            if m:
+                card = m.group(1)
+        if source[:1].strip() and not source.startswith(("#", "-")):
+            return card if source.startswith("cards:") else ""
+    return ""
 
 
 def _expanded_size(node: Any, sizes: dict[int, int]) -> int:

@@ -10,7 +10,6 @@ which properties a card may give) is checked by the compiler against the vocabul
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,16 @@ import attrs
 SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
 VAR_PATTERN = "^[A-Z][A-Z0-9_]*$"  # parameters, section labels
 PROPERTY_NAME = "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"  # a property a vocabulary declares, given on a card
+
+
+# ECMA-262 in unicode mode (what editors and check-jsonschema use) allows a backslash only
+# before these; Python's re.escape also escapes '-', which such a validator refuses.
+_ECMA_SYNTAX = frozenset("^$\\.*+?()[]{}|/")
+
+
+def ecma_escape(text: str) -> str:
+    """text as a regular expression matching itself, valid in Python and ECMA-262 alike."""
+    return "".join("\\" + c if c in _ECMA_SYNTAX else c for c in text)
 
 
 @attrs.frozen
@@ -126,7 +135,7 @@ class Record(Shape):
             out["required"] = required
         if self.extra:
             # a key matching both a field and a pattern would be checked against both
-            known = "|".join(re.escape(name) for name in self.fields)
+            known = "|".join(ecma_escape(name) for name in self.fields)
             out["patternProperties"] = {
                 f"^(?!(?:{known})$){pattern.removeprefix('^')}": _schema(shape) for pattern, shape in self.extra
             }
@@ -343,21 +352,27 @@ _CARD_FIELDS = {
     "wild": _f(CONDITION, "while this holds for its owner, the card counts as one of every symbol"),
 }
 _CARD_EXTRA = ((PROPERTY_NAME, OneOf(options=(Int(), Str()))),)
-CARD = Record(
-    doc="A card (docs/modding.md#cards): an id, or copies each with its id. Other keys are the properties "
-    "the vocabulary declares.",
-    fields={
-        **_CARD_FIELDS,
-        "copies": _f(
-            Seq(
-                Record(fields={**_CARD_FIELDS, "id": _f(Str(), "unique in the pack", required=True)}, extra=_CARD_EXTRA)
+
+
+def card_record(fields: dict[str, Field], extra: tuple[tuple[str, Shape], ...] = _CARD_EXTRA) -> Record:
+    """A card entry with these fields: an id, or copies each with its id and these fields."""
+    copy = Record(fields={**fields, "id": _f(Str(), "unique in the pack", required=True)}, extra=extra)
+    return Record(
+        doc="A card (docs/modding.md#cards): an id, or copies each with its id. Other keys are the properties "
+        "the vocabulary declares.",
+        fields={
+            **fields,
+            "copies": _f(
+                Seq(copy), "one text, several printings: each item is a card with these fields over the entry's"
             ),
-            "one text, several printings: each item is a card with these fields over the entry's",
-        ),
-    },
-    extra=_CARD_EXTRA,
-    exclusive=(("id", "copies"),),
-)
+        },
+        extra=extra,
+        exclusive=(("id", "copies"),),
+    )
+
+
+CARD_ENTRY_FIELDS = _CARD_FIELDS
+CARD = card_record(_CARD_FIELDS)
 CARD_FIELDS = CARD.names()
 
 # ---- extend: what a pack adds to the packs it requires --------------------------------
@@ -432,21 +447,23 @@ PARTS = PACK_FILE.names()
 SCHEMAS = {"manifest": MANIFEST, "pack-file": PACK_FILE}
 
 
+def document(shape: Shape, title: str) -> dict[str, Any]:
+    """A schema file: the shape with its dialect and title."""
+    return {"$schema": SCHEMA_DIALECT, "title": title, **_schema(shape)}
+
+
 def json_schemas() -> dict[str, dict[str, Any]]:
     """File name -> JSON Schema, for `rules-dsl schema`."""
-    out = {}
-    for name, shape in SCHEMAS.items():
-        schema = {"$schema": SCHEMA_DIALECT, "title": f"rules-dsl {name}", **_schema(shape)}
-        out[f"{name}.schema.json"] = schema
-    return out
+    return {f"{name}.schema.json": document(shape, f"rules-dsl {name}") for name, shape in SCHEMAS.items()}
 
 
-def write_schemas(folder: str | Path) -> list[Path]:
-    """Write every schema into folder (created if missing); returns the files written."""
+def write_schemas(folder: str | Path, schemas: dict[str, dict[str, Any]] | None = None) -> list[Path]:
+    """Write every schema (default: the generic ones) into folder (created if missing);
+    returns the files written."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, schema in json_schemas().items():
+    for name, schema in (json_schemas() if schemas is None else schemas).items():
         path = out / name
         path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
         written.append(path)
