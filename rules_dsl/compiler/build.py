@@ -290,7 +290,7 @@ class _Builder:
         texts += [never.Text(tree, loc) for _, tree, loc in self._phase_trees]
         if "setup" in self._script_trees and self._setup_loc is not None:
             texts.append(never.Text(self._script_trees["setup"], self._setup_loc))
-        texts += [never.Text(tree, loc) for _, tree, loc in self._end_trees]
+        texts += [never.Text(tree, loc) for _, tree, loc, _ in self._end_trees]
         texts += [never.Text(tree, loc) for tree, loc in self._score_trees.values()]
         texts += [never.Text(tree, loc) for _, tree, loc in self._breakdown_trees]
         if self._final_turn_tree is not None and self._final_turn_tree[0] is not None:
