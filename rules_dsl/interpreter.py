@@ -42,6 +42,16 @@ def resolve_params(rules: Rules, players: int, variants: Iterable[str]) -> dict[
 
 def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
     """A game at its first decision, after set-up."""
+    return _created(rules, players, seed, variants, start=True)
+
+
+def set_up(rules: Rules, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
+    """A game right after its set-up, before the first turn starts (a scenario lays its
+    position out on it); a set-up that asks a decision stops there."""
+    return _created(rules, players, seed, variants, start=False)
+
+
+def _created(rules: Rules, players: int, seed: int, variants: Iterable[str] | None, start: bool) -> GameState:
     if not rules.min_players <= players <= rules.max_players:
         fewest, most = rules.min_players, rules.max_players
         allowed = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
@@ -81,7 +91,8 @@ def new_game(rules: Rules, players: int, seed: int, variants: Iterable[str] | No
         counters=counters,
         shared=shared,
     )
-    st.frames.append(Frame(rules.game_loop, 0, -1, 0, {}, None))
+    if start:
+        st.frames.append(Frame(rules.game_loop, 0, -1, 0, {}, None))
     if rules.setup >= 0:
         st.frames.append(Frame(rules.setup, 0, -1, 0, {}, None))
     try:

@@ -218,9 +218,12 @@ def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[A
     checks: list[Check] = []
     try:
         players = whole(data.get("players", 2), "players")
-        st = engine.new_game(players, seed, _variants(data.get("variants")))
         if "position" in data:
+            # laid out on the game as set-up leaves it, before the first turn starts
+            st = engine.set_up(players, seed, _variants(data.get("variants")))
             set_position(engine, st, data["position"], data.get("unused"))
+        else:
+            st = engine.new_game(players, seed, _variants(data.get("variants")))
         checks.append(Check("set up the position", True))
         for i, step in enumerate(decisions):
             if isinstance(step, dict):

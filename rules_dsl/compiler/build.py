@@ -730,7 +730,7 @@ class _Builder:
                 cv = f["count"].value
                 is_number = isinstance(cv, int) and not isinstance(cv, bool) and cv >= 0
                 if is_number or (isinstance(cv, str) and cv in sc.params):
-                    count = cv
+                    count = int(cv) if is_number else cv
                     most = self.most_copies(cv)
                     if most > MAX_COPIES:
                         self.problems.add(
@@ -856,7 +856,7 @@ class _Builder:
             compiled: dict[str, NumExpr] = {}
             for value, (text, loc) in values.items():
                 if isinstance(text, int) and not isinstance(text, bool):
-                    compiled[value] = Num(text)
+                    compiled[value] = Num(int(text))
                     continue
                 tree = self.parse_text(Located(text, loc), "expression")
                 if tree is None:
@@ -931,7 +931,7 @@ class _Builder:
         v = located.value
         if ptype == "number":
             if isinstance(v, int) and not isinstance(v, bool):
-                return v
+                return int(v)  # a plain int: the YAML reader's subclass reads as an expression
             self.problems.add(located.loc, f"{pname} must be a whole number, not {v!r}", card=card)
             return 0
         if ptype == "symbol":
@@ -959,7 +959,7 @@ class _Builder:
         if ptype == "expression":
             # a number worked out for the card itself: "it" and "its" are the card
             if isinstance(v, int) and not isinstance(v, bool):
-                return v
+                return int(v)
             tree = self.parse_text(located, "expression", card)
             if tree is None:
                 return 0
