@@ -62,6 +62,9 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
             for e in st.lasting
         ],
         "used": list(st.used),
+        # the turn order as data (public): seats out of it, seats to play the next turns
+        "out": list(st.out),
+        "next_turns": list(st.next_turns),
     }
 
 

@@ -62,6 +62,7 @@ SCENARIO_KEYS = {
 }
 POSITION_KEYS = {
     "active",
+    "out",
     "start-player",
     "phase",
     "turn",
@@ -375,6 +376,11 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         hint = suggest(phase, phases)
         raise ScenarioError(f"unknown phase {phase!r}" + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}"))
     _set_end(engine, st, pos)
+    if "out" in pos:
+        out = pos["out"]
+        if not isinstance(out, list):
+            raise ScenarioError("position: out is a list of seats, such as [2]")
+        st.out = sorted({seat_of(st, p) for p in out})
     st.first = first
     st.active = active
     st.turn = whole(pos.get("turn", st.turn), "position: turn")

@@ -79,3 +79,186 @@ def test_a_scenario_position_is_laid_out_before_the_game_runs(spice_copy: Callab
         },
     )
     assert report.ok, report.render()
+
+
+# ---- players as values ----------------------------------------------------------------
+
+MINI_RULES = """
+vocabulary:
+  kinds: {chip: chips}
+  properties: {rank: number}
+  counters:
+    coin: {per: player, plural: coins}
+  zones:
+    deck: {visibility: hidden, facing: down}
+    hand: {per: player, visibility: owner, facing: up}
+    pile: {per: player, visibility: public, facing: up}
+setup: |
+  for each player: move the top card of the deck to your hand
+turn:
+  - phase: main
+    text: |
+{turn}
+game-end:
+  triggers:
+    - {name: rich, when: "{end}"}
+  ends: after-turn
+  turn-limit: 40
+scoring:
+  score: your coins
+"""
+MINI_CARDS = """
+cards:
+  - {id: one, kind: chip, zone: deck, rank: 1, count: 4}
+  - {id: three, kind: chip, zone: deck, rank: 3, count: 4}
+  - {id: seven, kind: chip, zone: deck, rank: 7, count: 4}
+"""
+
+
+def mini_pack(tmp_path: Path, turn: str, end: str = "any player where their coins is at least 30") -> Engine:
+    """A small game of chips: `turn` is the text of its only phase."""
+    folder = tmp_path / "mini"
+    folder.mkdir(exist_ok=True)
+    (folder / "pack.yaml").write_text(
+        "id: mini\nname: Mini\nversion: 0.0.0\nplayers: [2, 4]\nfiles: [rules.yaml, cards.yaml]\n", encoding="utf-8"
+    )
+    body = "\n".join("      " + line for line in turn.strip().splitlines())
+    (folder / "rules.yaml").write_text(MINI_RULES.replace("{turn}", body).replace("{end}", end), encoding="utf-8")
+    (folder / "cards.yaml").write_text(MINI_CARDS, encoding="utf-8")
+    return Engine.load([str(folder)])
+
+
+def test_choose_an_opponent_where_binds_a_seat_whose_zones_and_counters_are_named(tmp_path: Path) -> None:
+    engine = mini_pack(
+        tmp_path,
+        "choose an opponent where their coins is less than 2 as the target;\n"
+        "gain the target's coins plus 1 coins;\n"
+        "move all cards in the target's hand to the target's pile;\n"
+        "for the target: gain 5 coins",
+    )
+    st = engine.new_game(4, 1)
+    assert st.counters["coin"] == [0, 0, 0, 0]
+    decision = engine.decision(st)
+    assert decision is not None and decision.player == 0
+    assert decision.options == ["player 2", "player 3", "player 4"]  # clockwise from "you", not you
+    engine.apply(st, "player 3")
+    assert st.counters["coin"] == [1, 0, 5, 0]
+    assert st.zones["hand.2"] == [] and len(st.zones["pile.2"]) == 1
+    # player 2: player 3 (5 coins) can no longer be chosen
+    decision = engine.decision(st)
+    assert decision is not None and decision.player == 1 and decision.options == ["player 4", "player 1"]
+
+
+def test_choose_a_player_includes_you_and_one_player_is_taken_without_asking(tmp_path: Path) -> None:
+    engine = mini_pack(tmp_path, "choose a player where your seat is 2 as the who; for the who: gain 1 coin")
+    st = engine.new_game(3, 1)
+    # every turn picks the seat-2 player without asking: the game runs to its turn limit
+    assert st.over and st.counters["coin"] == [0, 30, 0]  # the end reads every player, not the active one
+    engine = mini_pack(tmp_path, "choose a player as the who; for the who: gain 1 coin")
+    st = engine.new_game(2, 1)
+    assert engine.legal_options(st) == ["player 1", "player 2"]
+
+
+def test_no_player_to_choose_fails_and_the_rest_of_the_block_is_skipped(tmp_path: Path) -> None:
+    engine = mini_pack(
+        tmp_path,
+        "gain 1 coin;\n(choose an opponent where their coins is 9 as the target; gain 10 coins)",
+        end="any player where their coins is at least 3",
+    )
+    st = engine.new_game(2, 1)
+    assert st.over and st.counters["coin"] == [3, 2] and st.winners == [0]
+
+
+def test_questions_about_every_player(tmp_path: Path) -> None:
+    engine = mini_pack(
+        tmp_path,
+        "let HIGH be the highest (the highest rank of cards in your hand) among players;\n"
+        "let LOW be the lowest your coins plus 2 among opponents;\n"
+        "let MANY be the number of players where the highest rank of cards in your hand is at least 3;\n"
+        "let NONE be the lowest rank of cards in your pile;\n"
+        "gain HIGH plus LOW plus NONE coins;\n"
+        "if every player where their hand is not empty then gain MANY coins;\n"
+        "if no opponent where their coins is at least 1 then gain 100 coins;\n"
+        "if any opponent where their coins is at least 100 then gain 1000 coins",
+        end="any player where their coins is at least 1000",
+    )
+    engine_state = engine.new_game(3, 7)
+    # replay the first turn by hand: the hands are what the seed dealt
+    st = engine.set_up(3, 7)
+    ranks = [engine.rules.cards[st.cards[st.zones[f"hand.{p}"][0]].type].props["rank"] for p in range(3)]
+    many = sum(1 for r in ranks if r >= 3)
+    first = max(ranks) + 2 + 0 + many + 100
+    assert engine_state.counters["coin"][0] == first
+    # player 2: the lowest opponent is player 3 (0 coins); player 1 has 100 or more
+    second = max(ranks) + 2 + many + 1000
+    assert engine_state.counters["coin"][1] == second
+    assert engine_state.over and engine_state.winners == [1]
+
+
+def test_for_each_player_where_and_set_carries_a_value_out_of_the_loop(tmp_path: Path) -> None:
+    engine = mini_pack(
+        tmp_path,
+        "let FOUND be 0;\n"
+        "for each player where your seat is at least 2: (let FOUND be 50; set SEEN to your seat);\n"
+        "let SEEN be 0;\n"
+        "for each player where your seat is at least 2: set SEEN to SEEN plus your seat;\n"
+        "gain SEEN plus FOUND coins",
+        end="any player where their coins is at least 1",
+    )
+    st = engine.new_game(4, 1)
+    # FOUND stays 0 (a let in a body binds there); SEEN adds seats 2, 3 and 4
+    assert st.counters["coin"] == [9, 0, 0, 0] and st.over
+
+
+def test_choose_a_value_of_a_number_property(tmp_path: Path) -> None:
+    engine = mini_pack(
+        tmp_path,
+        "choose a rank value other than 1 as the guess;\n"
+        "gain the guess coins;\n"
+        "gain the number of cards in your hand where its rank is the guess coins",
+    )
+    st = engine.new_game(2, 1)
+    assert engine.legal_options(st) == ["3", "7"]  # the printed ranks, smallest first, but 1
+    hand_rank = engine.rules.cards[st.cards[st.zones["hand.0"][0]].type].props["rank"]
+    engine.apply(st, "7")
+    assert st.counters["coin"] == [7 + (hand_rank == 7), 0]
+
+
+def test_the_turn_order_skips_players_who_left_it_and_takes_queued_turns(tmp_path: Path) -> None:
+    engine = mini_pack(
+        tmp_path,
+        "gain 1 coin;\nif your seat is 2 then leave the turn order;\n"
+        "if your seat is 3 and your coins is 1 then take the next turn;\n"
+        "if your seat is 1 and your coins is 2 then (choose an opponent where your seat is 2 as the who; "
+        "for the who: (join the turn order; take the next turn))",
+        end="any player where their coins is at least 4",
+    )
+    st = engine.new_game(4, 1)
+    # turns: 1, 2 (leaves), 3 (takes the next turn), 3, 4, 1 (brings 2 back, to play next),
+    # 2 (leaves again), 3, 4, 1, 3 (4 coins)
+    assert st.over
+    assert st.counters["coin"] == [3, 2, 4, 2]
+    assert st.turn == 11 and st.round == 2  # an extra turn ends no round; passing seat 1 does
+    assert st.out == [1] and st.next_turns == []
+
+
+def test_the_last_player_in_the_turn_order_plays_again(tmp_path: Path) -> None:
+    engine = mini_pack(
+        tmp_path,
+        "gain 1 coin; if your seat is at least 2 then leave the turn order",
+        end="any player where their coins is at least 3",
+    )
+    st = engine.new_game(3, 1)
+    assert st.over and st.counters["coin"] == [3, 1, 1] and st.out == [1, 2]
+    assert engine.observe(st, 0)["out"] == [1, 2]
+
+
+def test_the_turn_order_is_saved_and_checked(tmp_path: Path) -> None:
+    engine = mini_pack(tmp_path, "leave the turn order; choose a rank value as the r")
+    st = engine.new_game(2, 1)
+    assert st.out == [0] and engine.decision(st) is not None
+    again = engine.from_json(engine.to_json(st))
+    assert again.out == [0]
+    bad = engine.to_json(st).replace('"out":[0]', '"out":[5]')
+    with pytest.raises(Exception, match="turn order names a seat"):
+        engine.from_json(bad, replay=False)

@@ -151,7 +151,7 @@ class _Builder:
         binds: dict[str, str] = {}
         for t in texts:
             for node in walk(t.tree):
-                if isinstance(node, ast.Let):
+                if isinstance(node, ast.Let | ast.SetVar):
                     lets.add(node.name)
                 elif isinstance(node, ast.ChooseCard | ast.ForCards):
                     binds.setdefault(node.bind, "card")
@@ -159,6 +159,10 @@ class _Builder:
                     binds[node.bind] = "zone"
                 elif isinstance(node, ast.ChooseKind):
                     binds[node.bind] = "kind"
+                elif isinstance(node, ast.ChoosePlayer):
+                    binds[node.bind] = "player"
+                elif isinstance(node, ast.ChooseValue):
+                    binds[node.bind] = "value"
         for group, members in voc.zone_groups.items():
             for zone, when in members:
                 if when and when not in params:
@@ -185,6 +189,7 @@ class _Builder:
         self._variants = variants
         self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
         sc.card_ids = {c.id for c in cards}
+        sc.printed = self.printed_numbers(cards, voc)
         self.compile_valued(voc, sc)
         card_types = self.compile_cards(cards, voc, sc)
         self.check_total_cards(card_types)
@@ -681,6 +686,16 @@ class _Builder:
 
     def procedures(self) -> dict[str, tuple[Any, Loc]]:
         return self._proc_trees
+
+    def printed_numbers(self, cards: list[CardSource], voc: Vocabulary) -> dict[str, set[int]]:
+        """The values printed on the cards for each number property (`choose a rank value`)."""
+        printed: dict[str, set[int]] = {p: set() for p, t in voc.properties.items() if t == "number"}
+        for card in cards:
+            for prop, found in printed.items():
+                given = card.fields.get(prop)
+                if given is not None and isinstance(given.value, int) and not isinstance(given.value, bool):
+                    found.add(int(given.value))
+        return printed
 
     def compile_cards(self, cards: list[CardSource], voc: Vocabulary, sc: StatementCompiler) -> list[CardType]:
         out: list[CardType] = []
