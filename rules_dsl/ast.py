@@ -65,7 +65,7 @@ class Query:
 
     facing: str  # "" | "face-up" | "face-down"
     noun: str  # "card" / "cards" or a card kind (singular or plural)
-    zones: tuple[Ref, ...]
+    zones: tuple[Ref | GroupRef, ...]
     filters: tuple[Filter, ...]
     pos: Pos
     noun_pos: Pos | None = None
@@ -580,6 +580,14 @@ class CanUse:
 
 
 # ---- players as values (issue 26) -----------------------------------------------------
+
+
+@attrs.frozen
+class GroupRef:
+    """`cards in a supply-pile`: every zone of a zone group, in a query."""
+
+    group: str
+    pos: Pos
 
 
 @attrs.frozen

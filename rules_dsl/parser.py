@@ -538,6 +538,10 @@ class _ToAst(Transformer[Token, Any]):
     def zones(self, meta: Any, ch: list[Any]) -> tuple[ast.Ref, ...]:
         return tuple(ch)
 
+    def zones_group(self, meta: Any, ch: list[Any]) -> tuple[ast.GroupRef, ...]:
+        name = ch[-1]
+        return (ast.GroupRef(str(name), _tpos(name)),)
+
     def with_symbol(self, meta: Any, ch: list[Any]) -> ast.WithSymbol:
         ch = [c for c in ch if c is not None]
         return ast.WithSymbol(ch[0], _pos(meta))
@@ -557,7 +561,8 @@ class _ToAst(Transformer[Token, Any]):
     def all_query(self, meta: Any, ch: list[Any]) -> Any:
         q: ast.Query = ch[-1]
         # "all cards in ZONE" is the common, fast case
-        if q.noun in ("card", "cards") and not q.facing and not q.filters and len(q.zones) == 1:
+        plain = not q.facing and not q.filters and len(q.zones) == 1 and isinstance(q.zones[0], ast.Ref)
+        if q.noun in ("card", "cards") and plain:
             return ast.AllCards(q.zones[0], _pos(meta))
         return q
 

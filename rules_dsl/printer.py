@@ -432,6 +432,11 @@ def _cards_under_all(n: ast.CardsUnderAll, follow: frozenset[str]) -> str:
     return f"the cards under {show(n.query, follow)}"
 
 
+@prints(ast.GroupRef)
+def _group_ref(n: ast.GroupRef, follow: frozenset[str]) -> str:
+    return f"{_article(n.group)} {n.group}"
+
+
 @prints(ast.Query)
 def _query(n: ast.Query, follow: frozenset[str]) -> str:
     parts = [n.facing] if n.facing else []

@@ -262,3 +262,36 @@ def test_the_turn_order_is_saved_and_checked(tmp_path: Path) -> None:
     bad = engine.to_json(st).replace('"out":[0]', '"out":[5]')
     with pytest.raises(Exception, match="turn order names a seat"):
         engine.from_json(bad, replay=False)
+
+
+def test_a_zone_group_in_a_query(spice_copy: Callable[..., Path]) -> None:
+    """`a card in a GROUP`: every zone of the group (those there in this game)."""
+    folder = spice_copy(
+        ("rules.yaml", "    box: {visibility: public, facing: up}", "    box: {visibility: public, facing: up}\n"
+         "    stall: {visibility: public, facing: up}\n  zone-groups:\n    stands: [market, stall]"),
+        ("rules.yaml", "take-a-card OR sell-goods", "choose a card in a stand as the pick; move the pick to your hand;\n"
+         "      gain the number of cards in a stand coins;\n      move all cards in a stand to the spent"),
+    )
+    engine = Engine.load([str(folder)])
+    st = engine.set_up(2, 1)
+    report = scenario(
+        folder,
+        {
+            "position": {
+                "active": 1,
+                "phase": "trade",
+                "zones": {"market": ["pepper-1", "clove-2"], "stall": ["caravan"], "spent": []},
+            },
+            "decisions": [
+                {"expect": {"decision": {"player": 1, "options": ["clove-2", "pepper-1", "caravan"]}}},
+                "caravan",
+            ],
+            "expect": {
+                "counters": {"coin": [2, 0]},
+                "players": {1: {"hand": {"contains": ["caravan"]}}},
+                "zones": {"spent": {"contains": ["pepper-1", "clove-2"]}, "stall": []},
+            },
+        },
+    )
+    assert st.zones["stall"] == []
+    assert report.ok, report.render()

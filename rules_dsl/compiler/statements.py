@@ -598,6 +598,8 @@ class StatementCompiler:
         return v.PlayerZone(name, tuple(f"{name}.{i}" for i in range(MAX_PLAYERS)))
 
     def zone(self, ref: Any, several: bool = False) -> v.ZoneExpr:
+        if isinstance(ref, ast.GroupRef):
+            return players.GroupZones(ref.group, self.group(ref.group, ref.pos))
         if not isinstance(ref, ast.Ref):
             raise CompileError("expected a zone here, e.g. 'your hand' or 'the draw-pile'", _pos(ref))
         zones = self.voc.zones

@@ -15,7 +15,7 @@ import attrs
 
 from rules_dsl.effects.base import CURRENT, Effect, bind, lookup, push, source_of
 from rules_dsl.effects.control import Guard
-from rules_dsl.effects.values import CardSet, Cond, NumExpr, TextExpr, ZoneExpr
+from rules_dsl.effects.values import CardSet, Cond, NumExpr, TextExpr, ZoneExpr, group_zones
 from rules_dsl.errors import RulesError
 from rules_dsl.state import Decision, Frame, GameState
 
@@ -306,3 +306,17 @@ class HighestProp(NumExpr):
         if not values:
             return 0
         return max(values) if self.highest else min(values)
+
+
+@attrs.frozen
+class GroupZones(ZoneExpr):
+    """`cards in a supply-pile`: the zones of a zone group in this game, in a query."""
+
+    name: str
+    members: tuple[tuple[str, str], ...]
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        raise RulesError(f"'a {self.name}' names several zones; use it where cards are chosen or counted")
+
+    def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
+        return group_zones(st, self.members)

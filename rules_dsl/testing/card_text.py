@@ -195,7 +195,10 @@ class _Grammar:
     @cache  # noqa: B019
     def query(self, d: int) -> Text:
         noun = st.one_of(st.sampled_from(["card", "cards"]), self.kind, self.any_name)
-        zones = st.lists(self.ref(), min_size=1, max_size=2).map(" or ".join)
+        zones = st.one_of(
+            st.lists(self.ref(), min_size=1, max_size=2).map(" or ".join),
+            _seq(st.sampled_from(["a", "an"]), self.name),  # every zone of a zone group
+        )
         filters = st.lists(self.filter(d), max_size=2).map(" ".join)
         return _seq(_opt(st.sampled_from(["face-up", "face-down"])), noun, "in", zones, filters)
 
