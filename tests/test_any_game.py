@@ -267,10 +267,18 @@ def test_the_turn_order_is_saved_and_checked(tmp_path: Path) -> None:
 def test_a_zone_group_in_a_query(spice_copy: Callable[..., Path]) -> None:
     """`a card in a GROUP`: every zone of the group (those there in this game)."""
     folder = spice_copy(
-        ("rules.yaml", "    box: {visibility: public, facing: up}", "    box: {visibility: public, facing: up}\n"
-         "    stall: {visibility: public, facing: up}\n  zone-groups:\n    stands: [market, stall]"),
-        ("rules.yaml", "take-a-card OR sell-goods", "choose a card in a stand as the pick; move the pick to your hand;\n"
-         "      gain the number of cards in a stand coins;\n      move all cards in a stand to the spent"),
+        (
+            "rules.yaml",
+            "    box: {visibility: public, facing: up}",
+            "    box: {visibility: public, facing: up}\n"
+            "    stall: {visibility: public, facing: up}\n  zone-groups:\n    stands: [market, stall]",
+        ),
+        (
+            "rules.yaml",
+            "take-a-card OR sell-goods",
+            "choose a card in a stand as the pick; move the pick to your hand;\n"
+            "      gain the number of cards in a stand coins;\n      move all cards in a stand to the spent",
+        ),
     )
     engine = Engine.load([str(folder)])
     st = engine.set_up(2, 1)
