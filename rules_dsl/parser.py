@@ -561,9 +561,10 @@ class _ToAst(Transformer[Token, Any]):
     def all_query(self, meta: Any, ch: list[Any]) -> Any:
         q: ast.Query = ch[-1]
         # "all cards in ZONE" is the common, fast case
-        plain = not q.facing and not q.filters and len(q.zones) == 1 and isinstance(q.zones[0], ast.Ref)
-        if q.noun in ("card", "cards") and plain:
-            return ast.AllCards(q.zones[0], _pos(meta))
+        zone = q.zones[0]
+        plain = q.noun in ("card", "cards") and not q.facing and not q.filters and len(q.zones) == 1
+        if plain and isinstance(zone, ast.Ref):  # a zone group names several zones: a query
+            return ast.AllCards(zone, _pos(meta))
         return q
 
     def cards_under(self, meta: Any, ch: list[Any]) -> ast.CardsUnder:

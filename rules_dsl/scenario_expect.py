@@ -250,6 +250,8 @@ def seen_cards(view: Any) -> list[str]:
         shown = [HIDDEN] * view["count"]
         for known in view.get("known", []):
             shown[known["from top"]] = known["card"]
+        if "top" in view:  # a zone that shows its top card
+            shown[0] = view["top"].get("card", HIDDEN)
         return shown
     return [v.get("card", HIDDEN) for v in reversed(view)]
 

@@ -4,14 +4,18 @@ example with text edits, so each test names exactly what it changes."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from rules_dsl.checking.runner import CheckOptions, check_games
+from rules_dsl.determinize import determinize
 from rules_dsl.engine import Engine
-from rules_dsl.scenario import Report, run_scenario
+from rules_dsl.errors import PackError
+from rules_dsl.scenario import Report, run_scenario, set_position
 
 ROOT = Path(__file__).resolve().parent.parent
 SPICE = ROOT / "examples" / "games" / "spice-market"
@@ -303,3 +307,52 @@ def test_a_zone_group_in_a_query(spice_copy: Callable[..., Path]) -> None:
     )
     assert st.zones["stall"] == []
     assert report.ok, report.render()
+
+
+def test_a_zone_that_shows_only_its_top_card(spice_copy: Callable[..., Path]) -> None:
+    """`visibility: top`: everyone sees the top card and the count, nothing else; a search
+    bot's sample keeps the top card and reshuffles the rest."""
+    folder = spice_copy(("rules.yaml", "spent: {visibility: public,", "spent: {visibility: top,"))
+    engine = Engine.load([str(folder)])
+    st = engine.set_up(2, 1)
+    position = {"active": 1, "phase": "trade", "zones": {"spent": ["caravan", "pepper-1", "clove-2"]}}
+    set_position(engine, st, position, "box")
+    view = engine.observe(st, 1)["zones"]["spent"]
+    assert view["count"] == 3 and view["top"]["card"] == "caravan" and set(view) == {"count", "top"}
+    spent = st.zones["spent"]
+    tops = set()
+    for seed in range(20):
+        sample = determinize(engine.rules, st, 1, random.Random(seed))
+        assert sample.cards[spent[-1]].type == st.cards[spent[-1]].type  # the top card is seen
+        tops.add(tuple(sample.cards[c].type for c in spent[:-1]))
+        assert engine.observe(sample, 1) == engine.observe(st, 1)
+    assert len(tops) > 1  # the cards below it are not
+    outcome = check_games(engine, CheckOptions(players=(2, 3), games=5, shorten=0))
+    assert outcome.failure is None, outcome.failure
+
+
+def test_choose_a_value_of_a_listed_property_compared_with_whose(spice_copy: Callable[..., Path]) -> None:
+    folder = spice_copy(
+        (
+            "rules.yaml",
+            "take-a-card OR sell-goods",
+            "choose a spice value as the call; gain the number of goods in your hand whose spice is the call coins",
+        )
+    )
+    report = scenario(
+        folder,
+        {
+            "position": {"active": 1, "phase": "trade", "players": {1: {"hand": ["clove-1", "clove-2", "pepper-1"]}}},
+            "decisions": [
+                {"expect": {"decision": {"player": 1, "options": ["saffron", "pepper", "cinnamon", "clove"]}}},
+                "clove",
+                {"expect": {"counters": {"coin": [2, 0]}}},
+            ],
+        },
+    )
+    assert report.ok, report.render()
+    bad = spice_copy(
+        ("rules.yaml", "choose a spice value as the call;", "choose a spice value as the call; let X be the call;")
+    )
+    with pytest.raises(PackError, match="'the call' is a word"):
+        Engine.load([str(bad)])

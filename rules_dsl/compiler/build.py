@@ -149,6 +149,7 @@ class _Builder:
         evaluation_tree = None if evaluation_part is None else self.parse_text(evaluation_part, "expression")
         lets = {"X", "N"}
         binds: dict[str, str] = {}
+        chosen_values: dict[str, str] = {}  # a name bound by `choose a PROP value` -> PROP
         for t in texts:
             for node in walk(t.tree):
                 if isinstance(node, ast.Let | ast.SetVar):
@@ -163,6 +164,7 @@ class _Builder:
                     binds[node.bind] = "player"
                 elif isinstance(node, ast.ChooseValue):
                     binds[node.bind] = "value"
+                    chosen_values.setdefault(node.bind, node.prop)
         for group, members in voc.zone_groups.items():
             for zone, when in members:
                 if when and when not in params:
@@ -190,6 +192,7 @@ class _Builder:
         self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
         sc.card_ids = {c.id for c in cards}
         sc.printed = self.printed_numbers(cards, voc)
+        sc.chosen_values = chosen_values
         self.compile_valued(voc, sc)
         card_types = self.compile_cards(cards, voc, sc)
         self.check_total_cards(card_types)

@@ -83,6 +83,7 @@ class StatementCompiler:
         self.valued: dict[str, dict[str, v.NumExpr]] = {}  # filled by the builder
         self.card_ids: set[str] = set()  # filled by the builder: `whose id is CARD-ID`
         self.printed: dict[str, set[int]] = {}  # filled by the builder: number property -> printed values
+        self.chosen_values: dict[str, str] = {}  # filled by the builder: `choose a PROP value as NAME`
 
     def add(self, cls: type[E], **kw: Any) -> E:
         eff = cls(eid=len(self.effects), **kw)  # type: ignore[call-arg]
@@ -399,11 +400,20 @@ class StatementCompiler:
 
     def s_ChooseValue(self, node: ast.ChooseValue, optional: str) -> Effect:
         ptype = self.voc.properties.get(node.prop)
-        if ptype != "number":
-            numeric = [p for p, t in self.voc.properties.items() if t == "number"]
-            raise unknown("number property", node.prop, node.pos, numeric)
-        values = tuple(sorted(self.printed.get(node.prop, set())))
-        other = self.num(node.other_than) if node.other_than is not None else None
+        if self.chosen_values.get(node.bind, node.prop) != node.prop:
+            raise CompileError(f"'the {node.bind}' is a value of {self.chosen_values[node.bind]!r} elsewhere", node.pos)
+        values: tuple[Any, ...]
+        other: v.NumExpr | None = None
+        if isinstance(ptype, list):  # one of the declared words
+            if node.other_than is not None:
+                raise CompileError(f"'other than' takes a number: {node.prop!r} has words", node.pos)
+            values = tuple(ptype)
+        elif ptype == "number":
+            values = tuple(sorted(self.printed.get(node.prop, set())))
+            other = self.num(node.other_than) if node.other_than is not None else None
+        else:
+            choosable = [p for p, t in self.voc.properties.items() if t == "number" or isinstance(t, list)]
+            raise unknown("number or listed property", node.prop, node.pos, choosable)
         return self.add(players.ChooseValue, text=node.text, values=values, other_than=other, name=node.bind)
 
     def s_TurnOrder(self, node: ast.TurnOrder, optional: str) -> Effect:
@@ -735,6 +745,11 @@ class StatementCompiler:
             if f.value not in allowed:
                 raise unknown(f"value of {f.prop}", f.value, f.pos, list(allowed))
             return (f.prop, f.value, f.negated)
+        if f.value.owner == "the" and self.binds.get(f.value.name) == "value":
+            chosen = self.chosen_values.get(f.value.name, "")
+            if self.voc.properties.get(chosen) != ptype:
+                raise CompileError(f"'the {f.value.name}' is a value of {chosen!r}, not of {f.prop!r}", f.pos)
+            return (f.prop, players.ChosenWord(f.value.name), f.negated)
         if f.value.owner not in ("its", "poss", "this"):
             raise CompileError("compare with a value such as 'red' or a card's property such as 'its type'", f.pos)
         if f.value.name not in props:
@@ -802,6 +817,10 @@ class StatementCompiler:
             if number is not None:
                 return number
             if node.owner == "the" and self.binds.get(node.name) == "value":
+                if isinstance(self.voc.properties.get(self.chosen_values.get(node.name, "")), list):
+                    raise CompileError(
+                        f"'the {node.name}' is a word: compare it with 'whose ... is the {node.name}'", node.pos
+                    )
                 return v.VarNum(node.name)
             counters = self.voc.counter_words
             if node.owner in ("opponent", "your") and node.name in self.voc.quantities:

@@ -320,3 +320,14 @@ class GroupZones(ZoneExpr):
 
     def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
         return group_zones(st, self.members)
+
+
+@attrs.frozen
+class ChosenWord:
+    """`whose colour is the pick`: a word bound by `choose a colour value as the pick`, in
+    a query's `whose` filter (which asks its `value`, as of a card's property)."""
+
+    name: str
+
+    def value(self, st: GameState, fr: Frame, cand: int) -> Any:
+        return lookup(st, self.name)
