@@ -356,3 +356,21 @@ def test_choose_a_value_of_a_listed_property_compared_with_whose(spice_copy: Cal
     )
     with pytest.raises(PackError, match="'the call' is a word"):
         Engine.load([str(bad)])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("for the nobody: gain 1 coin", "unknown chosen player 'nobody'"),
+        ("choose a player as the who; move all cards in the who's tableau to your hand", "unknown zone 'tableau'"),
+        ("choose a player as the who; gain the who's gold coins", "unknown counter or zone 'gold'"),
+        ("choose a colour value as the c", "unknown number or listed property 'colour'"),
+        ("let X be the highest colour of cards in your hand", "unknown number property 'colour'"),
+        ("choose a card in a stands as the p", "unknown zone group 'stands'"),
+    ],
+)
+def test_mistakes_in_the_new_constructs_are_clear_errors(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(PackError) as caught:
+        mini_pack(tmp_path, text)
+    first = str(caught.value).splitlines()[0]
+    assert first.endswith(message) and "rules.yaml:16:" in first
