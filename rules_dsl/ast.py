@@ -65,7 +65,7 @@ class Query:
 
     facing: str  # "" | "face-up" | "face-down"
     noun: str  # "card" / "cards" or a card kind (singular or plural)
-    zones: tuple[Ref, ...]
+    zones: tuple[Ref | GroupRef, ...]
     filters: tuple[Filter, ...]
     pos: Pos
     noun_pos: Pos | None = None
@@ -417,6 +417,15 @@ class Let:
 
 
 @attrs.frozen
+class SetVar:
+    """`set X to EXPR`: changes the nearest X already bound (outside a loop's body too)."""
+
+    name: str
+    value: Expr
+    pos: Pos
+
+
+@attrs.frozen
 class DoSection:
     card: CardRef
     section: str
@@ -570,15 +579,139 @@ class CanUse:
     pos: Pos
 
 
+# ---- players as values (issue 26) -----------------------------------------------------
+
+
+@attrs.frozen
+class GroupRef:
+    """`cards in a supply-pile`: every zone of a zone group, in a query."""
+
+    group: str
+    pos: Pos
+
+
+@attrs.frozen
+class ChoosePlayer:
+    """`choose an opponent where C as the target`: a seat, bound by name; in C, 'you' and
+    'their' are the player considered. who: "player" (anyone, you too), "opponent" or
+    "another" (both: anyone but you)."""
+
+    who: str
+    cond: Cond | None
+    bind: str
+    pos: Pos
+    text: str = ""
+
+
+@attrs.frozen
+class ForChosen:
+    """`for the target: BODY`: the body runs with the chosen player as 'you'."""
+
+    name: str
+    body: Stmt
+    pos: Pos
+
+
+@attrs.frozen
+class ForPlayersWhere:
+    """`for each player where C: BODY`: each player for whom C holds, from the active one."""
+
+    who: str
+    cond: Cond
+    body: Stmt
+    pos: Pos
+
+
+@attrs.frozen
+class ChooseValue:
+    """`choose a rank value other than 1 as the guess`: one of a property's values."""
+
+    prop: str
+    other_than: Expr | None
+    bind: str
+    pos: Pos
+    text: str = ""
+
+
+@attrs.frozen
+class TurnOrder:
+    """`leave the turn order`, `join the turn order`, `take the next turn` (for 'you')."""
+
+    action: str  # "leave" | "join" | "next"
+    pos: Pos
+
+
+@attrs.frozen
+class PlayersCond:
+    """`any player where C`, `every opponent where C`, `no player where C`."""
+
+    quantifier: str  # "any" | "every" | "no"
+    who: str
+    cond: Cond
+    pos: Pos
+
+
+@attrs.frozen
+class InOrder:
+    """`you are in the turn order` (also `they are ...`)."""
+
+    pos: Pos
+
+
+@attrs.frozen
+class AmongPlayers:
+    """`the highest EXPR among players where C`: EXPR worked out for each player as 'you'."""
+
+    highest: bool
+    expr: Expr
+    who: str  # "players" | "opponents"
+    cond: Cond | None
+    pos: Pos
+
+
+@attrs.frozen
+class HighestProp:
+    """`the highest rank of cards in your hand`: 0 for no card."""
+
+    highest: bool
+    prop: str
+    cards: CardSet
+    pos: Pos
+
+
+@attrs.frozen
+class CountPlayers:
+    """`the number of players where C`."""
+
+    who: str
+    cond: Cond | None
+    pos: Pos
+
+
 Ability = Continuous | Triggered | Activated
 
 CardRef = It | ThisCard | Ref | TopCard
 SymbolRef = SymbolName | Ref
 CardSet = Query | CardsUnder | CardsUnderAll | It | ThisCard | Ref
 CardsExpr = It | ThisCard | Ref | TopCards | AllCards | CardsUnder | Query
-Expr = Number | Var | It | ThisCard | Ref | Arith | CountCards | CountSymbols | CountEmpty | CountTokens | Total
+Expr = (
+    Number
+    | Var
+    | It
+    | ThisCard
+    | Ref
+    | Arith
+    | CountCards
+    | CountSymbols
+    | CountEmpty
+    | CountTokens
+    | Total
+    | AmongPlayers
+    | HighestProp
+    | CountPlayers
+)
 Filter = WithSymbol | WithSection | Where | Whose
-Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | IsNoted | Not | AllOf | AnyOf | CanUse
+Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | IsNoted | Not | AllOf | AnyOf | CanUse | PlayersCond | InOrder
 Stmt = (
     Block
     | Alternatives
@@ -612,4 +745,10 @@ Stmt = (
     | Announce
     | UseAbilities
     | Lasting
+    | ChoosePlayer
+    | ForChosen
+    | ForPlayersWhere
+    | ChooseValue
+    | TurnOrder
+    | SetVar
 )

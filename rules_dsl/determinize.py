@@ -44,6 +44,10 @@ def unseen_groups(rules: Rules, st: GameState, player: int) -> dict[GroupKey, li
         zt = rules.zones[name]
         owner = int(seat) if seat else -1
         count_only = zt.visibility == "hidden" or (zt.visibility == "owner" and owner != player)
+        if zt.visibility == "top":  # all but the top card are unseen
+            for c in zone[:-1]:
+                visit(c, owner, True)
+            zone = zone[-1:]
         for c in zone:
             visit(c, owner, count_only)
     return groups

@@ -50,6 +50,10 @@ class Engine:
         """A new game at its first decision; a `statistics.Recorder` given counts its card moves."""
         return interpreter.new_game(self.rules, players, seed, variants, recorder)
 
+    def set_up(self, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
+        """The game after its set-up, before the first turn: no frame left to run."""
+        return interpreter.set_up(self.rules, players, seed, variants)
+
     def decision(self, st: GameState) -> Decision | None:
         """Who must decide what now, with every legal option; None when the game is over."""
         return st.pending

@@ -45,6 +45,18 @@ def new_game(
     rules: Rules, players: int, seed: int, variants: Iterable[str] | None = None, recorder: Recorder | None = None
 ) -> GameState:
     """A game at its first decision, after set-up; `recorder` counts its card moves (set-up's too)."""
+    return _created(rules, players, seed, variants, recorder, start=True)
+
+
+def set_up(rules: Rules, players: int, seed: int, variants: Iterable[str] | None = None) -> GameState:
+    """A game right after its set-up, before the first turn starts (a scenario lays its
+    position out on it); a set-up that asks a decision stops there."""
+    return _created(rules, players, seed, variants, None, start=False)
+
+
+def _created(
+    rules: Rules, players: int, seed: int, variants: Iterable[str] | None, recorder: Recorder | None, start: bool
+) -> GameState:
     if not rules.min_players <= players <= rules.max_players:
         fewest, most = rules.min_players, rules.max_players
         allowed = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
@@ -90,7 +102,8 @@ def new_game(
     st.rules = rules
     if rules.statistics:
         st.recorder = recorder
-    st.frames.append(Frame(rules.game_loop, 0, -1, 0, {}, None))
+    if start:
+        st.frames.append(Frame(rules.game_loop, 0, -1, 0, {}, None))
     if rules.setup >= 0:
         st.frames.append(Frame(rules.setup, 0, -1, 0, {}, None))
     try:

@@ -29,6 +29,19 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
             if known:
                 view["known"] = known
             zones[key] = view
+        elif zt.visibility == "top" and cards:
+            # only the top card shows; the others are known only if peeked at
+            view = {"count": len(cards), "top": _card_view(rules, st, cards[-1], owner == player, player)}
+            known = [
+                {"from top": len(cards) - 1 - i, "id": c, "card": rules.cards[st.cards[c].type].id}
+                for i, c in enumerate(cards[:-1])
+                if player in st.cards[c].seen
+            ]
+            if known:
+                view["known"] = known
+            zones[key] = view
+        elif zt.visibility == "top":
+            zones[key] = {"count": 0}
         else:
             zones[key] = [_card_view(rules, st, c, owner == player, player) for c in cards]
     d = st.pending
@@ -61,6 +74,9 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
             for e in st.lasting
         ],
         "used": list(st.used),
+        # the turn order as data (public): seats out of it, seats to play the next turns
+        "out": list(st.out),
+        "next_turns": list(st.next_turns),
     }
 
 

@@ -244,6 +244,9 @@ class _ToAst(Transformer[Token, Any]):
     def let(self, meta: Any, ch: list[Any]) -> ast.Let:
         return ast.Let(str(ch[0]), ch[1], _pos(meta))
 
+    def set_var(self, meta: Any, ch: list[Any]) -> ast.SetVar:
+        return ast.SetVar(str(ch[0]), ch[1], _pos(meta))
+
     def do_section(self, meta: Any, ch: list[Any]) -> ast.DoSection:
         card, section = ch[0]
         return ast.DoSection(card, section, _pos(meta))
@@ -302,6 +305,65 @@ class _ToAst(Transformer[Token, Any]):
         ch = [c for c in ch if c is not None]
         bind = ch[1] if len(ch) > 1 else "kind"
         return ast.ChooseKind(str(ch[0]), bind, _pos(meta), self._src(meta))
+
+    # -- players as values
+    def _cond_and_bind(self, ch: list[Any]) -> tuple[Any, str]:
+        cond = next((c for c in ch if not isinstance(c, str | Token) and c is not None), None)
+        bind = str(ch[-1]) if isinstance(ch[-1], str) and not isinstance(ch[-1], Token) else ""
+        return cond, bind
+
+    def choose_player(self, meta: Any, ch: list[Any]) -> ast.ChoosePlayer:
+        ch = [c for c in ch if c is not None]
+        cond, bind = self._cond_and_bind(ch[1:])
+        return ast.ChoosePlayer(str(ch[0]), cond, bind, _pos(meta), self._src(meta))
+
+    def choose_other_player(self, meta: Any, ch: list[Any]) -> ast.ChoosePlayer:
+        cond, bind = self._cond_and_bind(ch)
+        return ast.ChoosePlayer("another", cond, bind, _pos(meta), self._src(meta))
+
+    def for_chosen(self, meta: Any, ch: list[Any]) -> ast.ForChosen:
+        return ast.ForChosen(str(ch[0]), ch[1], _pos(meta))
+
+    def for_players_where(self, meta: Any, ch: list[Any]) -> ast.ForPlayersWhere:
+        return ast.ForPlayersWhere(str(ch[0]), ch[1], ch[2], _pos(meta))
+
+    def choose_value(self, meta: Any, ch: list[Any]) -> ast.ChooseValue:
+        ch = [c for c in ch if c is not None]
+        rest = ch[1:]
+        bind = str(rest.pop()) if rest and isinstance(rest[-1], str) and not isinstance(rest[-1], Token) else ""
+        other = rest[0] if rest else None
+        return ast.ChooseValue(str(ch[0]), other, bind or str(ch[0]), _pos(meta), self._src(meta))
+
+    def leave_order(self, meta: Any, ch: list[Any]) -> ast.TurnOrder:
+        return ast.TurnOrder("leave", _pos(meta))
+
+    def join_order(self, meta: Any, ch: list[Any]) -> ast.TurnOrder:
+        return ast.TurnOrder("join", _pos(meta))
+
+    def take_next_turn(self, meta: Any, ch: list[Any]) -> ast.TurnOrder:
+        return ast.TurnOrder("next", _pos(meta))
+
+    def any_player(self, meta: Any, ch: list[Any]) -> ast.PlayersCond:
+        return ast.PlayersCond("any", str(ch[0]), ch[1], _pos(meta))
+
+    def every_player(self, meta: Any, ch: list[Any]) -> ast.PlayersCond:
+        return ast.PlayersCond("every", str(ch[0]), ch[1], _pos(meta))
+
+    def no_player(self, meta: Any, ch: list[Any]) -> ast.PlayersCond:
+        return ast.PlayersCond("no", str(ch[0]), ch[1], _pos(meta))
+
+    def in_order(self, meta: Any, ch: list[Any]) -> ast.InOrder:
+        return ast.InOrder(_pos(meta))
+
+    def among_players(self, meta: Any, ch: list[Any]) -> ast.AmongPlayers:
+        cond = ch[3] if len(ch) > 3 else None
+        return ast.AmongPlayers(str(ch[0]) == "highest", ch[1], str(ch[2]), cond, _pos(meta))
+
+    def highest_prop(self, meta: Any, ch: list[Any]) -> ast.HighestProp:
+        return ast.HighestProp(str(ch[0]) == "highest", str(ch[1]), ch[2], _pos(meta))
+
+    def count_players(self, meta: Any, ch: list[Any]) -> ast.CountPlayers:
+        return ast.CountPlayers(str(ch[0]), ch[1] if len(ch) > 1 else None, _pos(meta))
 
     def is_noted(self, meta: Any, ch: list[Any]) -> ast.IsNoted:
         return ast.IsNoted(ch[0], str(ch[1]), _pos(meta))
@@ -419,6 +481,10 @@ class _ToAst(Transformer[Token, Any]):
     def zones(self, meta: Any, ch: list[Any]) -> tuple[ast.Ref, ...]:
         return tuple(ch)
 
+    def zones_group(self, meta: Any, ch: list[Any]) -> tuple[ast.GroupRef, ...]:
+        name = ch[-1]
+        return (ast.GroupRef(str(name), _tpos(name)),)
+
     def with_symbol(self, meta: Any, ch: list[Any]) -> ast.WithSymbol:
         ch = [c for c in ch if c is not None]
         return ast.WithSymbol(ch[0], _pos(meta))
@@ -438,8 +504,10 @@ class _ToAst(Transformer[Token, Any]):
     def all_query(self, meta: Any, ch: list[Any]) -> Any:
         q: ast.Query = ch[-1]
         # "all cards in ZONE" is the common, fast case
-        if q.noun in ("card", "cards") and not q.facing and not q.filters and len(q.zones) == 1:
-            return ast.AllCards(q.zones[0], _pos(meta))
+        zone = q.zones[0]
+        plain = q.noun in ("card", "cards") and not q.facing and not q.filters and len(q.zones) == 1
+        if plain and isinstance(zone, ast.Ref):  # a zone group names several zones: a query
+            return ast.AllCards(zone, _pos(meta))
         return q
 
     def cards_under(self, meta: Any, ch: list[Any]) -> ast.CardsUnder:

@@ -36,7 +36,8 @@ def render_observation(obs: dict[str, Any], player: int) -> str:
         if isinstance(view, dict):
             if view["count"]:
                 known = ", ".join(k["card"] for k in view.get("known", []))
-                lines.append(f"  {label}: {view['count']} cards" + (f" (you know: {known})" if known else ""))
+                top = f", {_card(view['top'])} on top" if "top" in view else ""
+                lines.append(f"  {label}: {view['count']} cards{top}" + (f" (you know: {known})" if known else ""))
             continue
         if view:
             lines.append(f"  {label}: " + ", ".join(_grouped([_card(v) for v in view])))

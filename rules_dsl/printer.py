@@ -122,6 +122,13 @@ def opens(node: Any) -> frozenset[str]:
         return opens(node.cards)
     if isinstance(node, ast.Extreme):
         return NONE if isinstance(node.right, ast.Arith) else opens(node.right)
+    if isinstance(node, ast.AmongPlayers | ast.CountPlayers):
+        # the condition takes every `and` after it, as a query's `where` does
+        return frozenset({"where"}) if node.cond is None else frozenset({"and"}) | opens(node.cond)
+    if isinstance(node, ast.HighestProp):
+        return opens(node.cards)
+    if isinstance(node, ast.PlayersCond):
+        return frozenset({"and"}) | opens(node.cond)
     return NONE
 
 
@@ -189,6 +196,16 @@ def _for_players(n: ast.ForPlayers, follow: frozenset[str]) -> str:
     return f"for each {n.who}: {body(n.body)}"
 
 
+@prints(ast.ForChosen, compound=True)
+def _for_chosen(n: ast.ForChosen, follow: frozenset[str]) -> str:
+    return f"for the {n.name}: {body(n.body)}"
+
+
+@prints(ast.ForPlayersWhere, compound=True)
+def _for_players_where(n: ast.ForPlayersWhere, follow: frozenset[str]) -> str:
+    return f"for each {n.who} where {show(n.cond)}: {body(n.body)}"
+
+
 @prints(ast.ForCards, compound=True)
 def _for_cards(n: ast.ForCards, follow: frozenset[str]) -> str:
     return f"for each {show(n.query)}{_bind(n.bind)}: {body(n.body)}"
@@ -215,6 +232,25 @@ def _choose_zone(n: ast.ChooseZone, follow: frozenset[str]) -> str:
 @prints(ast.ChooseKind)
 def _choose_kind(n: ast.ChooseKind, follow: frozenset[str]) -> str:
     return f"choose {_article(n.group)} {n.group} kind{_bind(n.bind, 'kind')}"
+
+
+@prints(ast.ChoosePlayer)
+def _choose_player(n: ast.ChoosePlayer, follow: frozenset[str]) -> str:
+    who = "another player" if n.who == "another" else f"{_article(n.who)} {n.who}"
+    where = f" where {show(n.cond, frozenset({'as'}))}" if n.cond is not None else ""
+    return f"choose {who}{where} as the {n.bind}"
+
+
+@prints(ast.ChooseValue)
+def _choose_value(n: ast.ChooseValue, follow: frozenset[str]) -> str:
+    bind = _bind(n.bind, n.prop)
+    other = f" other than {expr(n.other_than, frozenset({'as'}) if bind else follow)}" if n.other_than else ""
+    return f"choose {_article(n.prop)} {n.prop} value{other}{bind}"
+
+
+@prints(ast.TurnOrder)
+def _turn_order(n: ast.TurnOrder, follow: frozenset[str]) -> str:
+    return {"leave": "leave the turn order", "join": "join the turn order", "next": "take the next turn"}[n.action]
 
 
 @prints(ast.Move)
@@ -289,6 +325,11 @@ def _note(n: ast.Note, follow: frozenset[str]) -> str:
 @prints(ast.ClearNotes)
 def _clear_notes(n: ast.ClearNotes, follow: frozenset[str]) -> str:
     return f"clear all {n.name} notes"
+
+
+@prints(ast.SetVar)
+def _set_var(n: ast.SetVar, follow: frozenset[str]) -> str:
+    return f"set {n.name} to {expr(n.value, follow)}"
 
 
 @prints(ast.Let)
@@ -391,6 +432,11 @@ def _cards_under_all(n: ast.CardsUnderAll, follow: frozenset[str]) -> str:
     return f"the cards under {show(n.query, follow)}"
 
 
+@prints(ast.GroupRef)
+def _group_ref(n: ast.GroupRef, follow: frozenset[str]) -> str:
+    return f"{_article(n.group)} {n.group}"
+
+
 @prints(ast.Query)
 def _query(n: ast.Query, follow: frozenset[str]) -> str:
     parts = [n.facing] if n.facing else []
@@ -482,6 +528,16 @@ def _all_of(n: ast.AllOf, follow: frozenset[str]) -> str:
     return " and ".join(show(c, follow if i == last else frozenset({"and"})) for i, c in enumerate(n.conds))
 
 
+@prints(ast.PlayersCond)
+def _players_cond(n: ast.PlayersCond, follow: frozenset[str]) -> str:
+    return f"{n.quantifier} {n.who} where {show(n.cond, follow)}"
+
+
+@prints(ast.InOrder)
+def _in_order(n: ast.InOrder, follow: frozenset[str]) -> str:
+    return "you are in the turn order"
+
+
 @prints(ast.AnyOf)
 def _any_of(n: ast.AnyOf, follow: frozenset[str]) -> str:
     return "any of (" + "; ".join(show(c) for c in n.conds) + ")"
@@ -542,6 +598,24 @@ def _count_notes(n: ast.CountNotes, follow: frozenset[str]) -> str:
 @prints(ast.Total)
 def _total(n: ast.Total, follow: frozenset[str]) -> str:
     return f"the total {n.prop} of {show(n.query, follow)}"
+
+
+@prints(ast.AmongPlayers)
+def _among_players(n: ast.AmongPlayers, follow: frozenset[str]) -> str:
+    which = "highest" if n.highest else "lowest"
+    where = f" where {show(n.cond, follow)}" if n.cond is not None else ""
+    return f"the {which} {expr(n.expr, frozenset({'among'}))} among {n.who}{where}"
+
+
+@prints(ast.CountPlayers)
+def _count_players(n: ast.CountPlayers, follow: frozenset[str]) -> str:
+    where = f" where {show(n.cond, follow)}" if n.cond is not None else ""
+    return f"the number of {n.who}{where}"
+
+
+@prints(ast.HighestProp)
+def _highest_prop(n: ast.HighestProp, follow: frozenset[str]) -> str:
+    return f"the {'highest' if n.highest else 'lowest'} {n.prop} of {show(n.cards, follow)}"
 
 
 @prints(ast.Extreme)

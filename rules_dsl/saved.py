@@ -72,6 +72,8 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
         problems.append(f"the start player is {st.first}, not a seat of {n} players")
     if any(p not in seats for p in st.final_turns + st.winners):
         problems.append("final turns or winners name a seat that is not in the game")
+    if any(p not in seats for p in st.out + st.next_turns):
+        problems.append("the turn order names a seat that is not in the game")
     phases = {"setup", "over", *(name for name, _ in rules.phases)}
     if st.phase not in phases:
         problems.append(f"phase {st.phase!r} is not a phase of these rules ({', '.join(sorted(phases))})")

@@ -62,6 +62,7 @@ SCENARIO_KEYS = {
 }
 POSITION_KEYS = {
     "active",
+    "out",
     "start-player",
     "phase",
     "turn",
@@ -218,11 +219,14 @@ def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[A
     checks: list[Check] = []
     try:
         players = whole(data.get("players", 2), "players")
-        st = engine.new_game(players, seed, _variants(data.get("variants")))
         trace: list[str] = []  # the moments announced since the previous checkpoint
-        with tracing(st, trace):
-            if "position" in data:
+        if "position" in data:
+            # laid out on the game as set-up leaves it, before the first turn starts
+            st = engine.set_up(players, seed, _variants(data.get("variants")))
+            with tracing(st, trace):
                 set_position(engine, st, data["position"], data.get("unused"))
+        else:
+            st = engine.new_game(players, seed, _variants(data.get("variants")))
         checks.append(Check("set up the position", True))
         for i, step in enumerate(decisions):
             if isinstance(step, dict) and set(step) == {"choose"}:
@@ -381,6 +385,11 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         hint = suggest(phase, phases)
         raise ScenarioError(f"unknown phase {phase!r}" + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}"))
     _set_end(engine, st, pos)
+    if "out" in pos:
+        out = pos["out"]
+        if not isinstance(out, list):
+            raise ScenarioError("position: out is a list of seats, such as [2]")
+        st.out = sorted({seat_of(st, p) for p in out})
     st.first = first
     st.active = active
     st.turn = whole(pos.get("turn", st.turn), "position: turn")

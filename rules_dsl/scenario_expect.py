@@ -33,6 +33,8 @@ EXPECT_KEYS = {
     "phase",
     "active",
     "start-player",
+    "out",
+    "next-turns",
     "turn",
     "round",
     "end-trigger",
@@ -250,6 +252,8 @@ def seen_cards(view: Any) -> list[str]:
         shown = [HIDDEN] * view["count"]
         for known in view.get("known", []):
             shown[known["from top"]] = known["card"]
+        if "top" in view:  # a zone that shows its top card
+            shown[0] = view["top"].get("card", HIDDEN)
         return shown
     return [v.get("card", HIDDEN) for v in reversed(view)]
 
@@ -400,6 +404,10 @@ def check_expectations(
         scalar("active player", st.active + 1, exp["active"])
     if "start-player" in exp:
         scalar("start player", st.first + 1, exp["start-player"])
+    if "out" in exp:
+        scalar("players out of the turn order", [p + 1 for p in st.out], exp["out"])
+    if "next-turns" in exp:
+        scalar("players to take the next turns", [p + 1 for p in st.next_turns], exp["next-turns"])
     if "winners" in exp:
         scalar("winners", [w + 1 for w in st.winners], exp["winners"])
     if "scores" in exp:

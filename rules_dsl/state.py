@@ -104,6 +104,8 @@ class GameState:
     phase: str = "setup"
     end_trigger: str = ""
     final_turns: list[int] = attrs.Factory(list)  # players still to take a turn after the end
+    out: list[int] = attrs.Factory(list)  # seats that left the turn order: their turns are skipped
+    next_turns: list[int] = attrs.Factory(list)  # seats to play the next turns, before the order goes on
     extra_rounds_left: int = 0
     over: bool = False
     scores: list[int] = attrs.Factory(list)
@@ -209,6 +211,8 @@ class GameState:
         st.phase = self.phase
         st.end_trigger = self.end_trigger
         st.final_turns = self.final_turns.copy()
+        st.out = self.out.copy()
+        st.next_turns = self.next_turns.copy()
         st.extra_rounds_left = self.extra_rounds_left
         st.over = self.over
         st.scores = self.scores.copy()

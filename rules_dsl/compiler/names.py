@@ -46,7 +46,7 @@ class Unbound:
 def _scan(unit: Unit, procedures: set[str]) -> None:
     bound: set[str] = set()
     for node in walk(unit.tree):
-        if isinstance(node, ast.Let):
+        if isinstance(node, ast.Let | ast.SetVar):
             bound.add(node.name)
         elif isinstance(node, ast.Var):
             unit.uses.append((node, frozenset(bound)))

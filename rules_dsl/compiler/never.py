@@ -37,6 +37,7 @@ UNDERSTOOD = frozenset(
         "AllCards",
         "AllOf",
         "Alternatives",
+        "AmongPlayers",
         "Announce",
         "AnyOf",
         "Arith",
@@ -47,6 +48,8 @@ UNDERSTOOD = frozenset(
         "CardsUnderAll",
         "ChooseCard",
         "ChooseKind",
+        "ChoosePlayer",
+        "ChooseValue",
         "ChooseZone",
         "ClearMarks",
         "ClearNotes",
@@ -55,6 +58,7 @@ UNDERSTOOD = frozenset(
         "CountCards",
         "CountEmpty",
         "CountNotes",
+        "CountPlayers",
         "CountSymbols",
         "CountTokens",
         "CountTokensOf",
@@ -65,8 +69,13 @@ UNDERSTOOD = frozenset(
         "FillSlot",
         "Flip",
         "ForCards",
+        "ForChosen",
         "ForPlayers",
+        "ForPlayersWhere",
+        "GroupRef",
+        "HighestProp",
         "If",
+        "InOrder",
         "IsEmpty",
         "IsFacing",
         "IsIn",
@@ -85,12 +94,14 @@ UNDERSTOOD = frozenset(
         "Number",
         "OnlyIf",
         "Peek",
+        "PlayersCond",
         "Pos",
         "PutToken",
         "Query",
         "Ref",
         "Repeat",
         "Section",
+        "SetVar",
         "Shuffle",
         "Spot",
         "SymbolName",
@@ -101,6 +112,7 @@ UNDERSTOOD = frozenset(
         "Total",
         "Triggered",
         "Tuck",
+        "TurnOrder",
         "UseAbilities",
         "Var",
         "Where",
@@ -175,7 +187,10 @@ class _Moves:
         self.done = done  # (procedure, what its names stand for, requirements) already followed
         self.running: list[str] = []
 
-    def zones(self, ref: ast.Ref) -> frozenset[str] | None:
+    def zones(self, ref: ast.Ref | ast.GroupRef) -> frozenset[str] | None:
+        if isinstance(ref, ast.GroupRef):  # `cards in a GROUP`: every zone of the group
+            group = self.voc.zone_groups.get(ref.group)
+            return None if group is None else frozenset(z for z, _ in group)
         if ref.name in self.voc.zones:
             return frozenset([ref.name])
         members = self.voc.zone_groups.get(ref.name)

@@ -9,7 +9,7 @@ import attrs
 
 from rules_dsl import ast
 from rules_dsl.compiler.vocabulary import Vocabulary
-from rules_dsl.effects import abilities, choices, control, primitives
+from rules_dsl.effects import abilities, choices, control, players, primitives
 from rules_dsl.effects import values as v
 from rules_dsl.effects.base import Effect, Nothing
 from rules_dsl.errors import suggest
@@ -82,6 +82,8 @@ class StatementCompiler:
         self.listeners = abilities.Listeners(zone=voc.ability_zone[0], facing=voc.ability_zone[1])
         self.valued: dict[str, dict[str, v.NumExpr]] = {}  # filled by the builder
         self.card_ids: set[str] = set()  # filled by the builder: `whose id is CARD-ID`
+        self.printed: dict[str, set[int]] = {}  # filled by the builder: number property -> printed values
+        self.chosen_values: dict[str, str] = {}  # filled by the builder: `choose a PROP value as NAME`
 
     def add(self, cls: type[E], **kw: Any) -> E:
         eff = cls(eid=len(self.effects), **kw)  # type: ignore[call-arg]
@@ -313,6 +315,9 @@ class StatementCompiler:
     def s_Let(self, node: ast.Let, optional: str) -> Effect:
         return self.add(control.Let, text=f"let {node.name}", name=node.name, value=self.num(node.value))
 
+    def s_SetVar(self, node: ast.SetVar, optional: str) -> Effect:
+        return self.add(control.SetVar, text=f"set {node.name}", name=node.name, value=self.num(node.value))
+
     def s_DoSection(self, node: ast.DoSection, optional: str) -> Effect:
         if node.section not in self.voc.sections:
             raise unknown("section", node.section, node.pos, self.voc.sections)
@@ -369,6 +374,79 @@ class StatementCompiler:
         return self.add(
             choices.ChooseKind, text=node.text, kinds=self.token_kinds(node.group, node.pos), name=node.bind
         )
+
+    # ---- players as values -----------------------------------------------------
+    def s_ChoosePlayer(self, node: ast.ChoosePlayer, optional: str) -> Effect:
+        cond = self.cond(node.cond) if node.cond is not None else None
+        return self.add(players.ChoosePlayer, text=node.text, who=node.who, cond=cond, name=node.bind)
+
+    def _player_var(self, name: str, pos: ast.Pos) -> str:
+        if self.binds.get(name) == "player":
+            return name
+        raise unknown("chosen player", name, pos, [b for b, k in self.binds.items() if k == "player"])
+
+    def s_ForChosen(self, node: ast.ForChosen, optional: str) -> Effect:
+        name = self._player_var(node.name, node.pos)
+        return self.add(players.ForChosen, text=f"for the {name}", name=name, body=self.body(node.body))
+
+    def s_ForPlayersWhere(self, node: ast.ForPlayersWhere, optional: str) -> Effect:
+        return self.add(
+            players.ForPlayersWhere,
+            text=f"for each {node.who} where ...",
+            who=node.who,
+            cond=self.cond(node.cond),
+            body=self.body(node.body),
+        )
+
+    def s_ChooseValue(self, node: ast.ChooseValue, optional: str) -> Effect:
+        ptype = self.voc.properties.get(node.prop)
+        if self.chosen_values.get(node.bind, node.prop) != node.prop:
+            raise CompileError(f"'the {node.bind}' is a value of {self.chosen_values[node.bind]!r} elsewhere", node.pos)
+        values: tuple[Any, ...]
+        other: v.NumExpr | None = None
+        if isinstance(ptype, list):  # one of the declared words
+            if node.other_than is not None:
+                raise CompileError(f"'other than' takes a number: {node.prop!r} has words", node.pos)
+            values = tuple(ptype)
+        elif ptype == "number":
+            values = tuple(sorted(self.printed.get(node.prop, set())))
+            other = self.num(node.other_than) if node.other_than is not None else None
+        else:
+            choosable = [p for p, t in self.voc.properties.items() if t == "number" or isinstance(t, list)]
+            raise unknown("number or listed property", node.prop, node.pos, choosable)
+        return self.add(players.ChooseValue, text=node.text, values=values, other_than=other, name=node.bind)
+
+    def s_TurnOrder(self, node: ast.TurnOrder, optional: str) -> Effect:
+        words = {"leave": "leave the turn order", "join": "join the turn order", "next": "take the next turn"}
+        return self.add(players.TurnOrder, text=words[node.action], action=node.action)
+
+    def _chosen(self, ref: ast.Ref) -> bool:
+        return ref.owner == "poss" and self.binds.get(ref.possessor) == "player"
+
+    def chosen_zone(self, ref: ast.Ref) -> v.ZoneExpr | None:
+        """`the target's hand`: a chosen player's zone; None when the possessor is not a
+        chosen player."""
+        if not self._chosen(ref):
+            return None
+        zones = self.voc.zones
+        if ref.name in zones and zones[ref.name].per_player:
+            return players.ChosenZone(ref.name, ref.possessor)
+        raise unknown("zone", ref.name, ref.pos, [z for z, t in zones.items() if t.per_player])
+
+    def chosen_number(self, ref: ast.Ref) -> v.NumExpr | None:
+        """`the target's coins`, `the target's seat`, `the target's hand` (its size)."""
+        if not self._chosen(ref):
+            return None
+        zones = self.voc.zones
+        counter = self.voc.counter_words.get(ref.name)
+        if counter is not None and self.voc.counters[counter].per_player:
+            return players.ChosenCounter(counter, ref.possessor)
+        if ref.name == "seat":
+            return players.ChosenSeat(ref.possessor)
+        if ref.name in zones and zones[ref.name].per_player:
+            return v.ZoneSize(players.ChosenZone(ref.name, ref.possessor))
+        known = [w for w, c in self.voc.counter_words.items() if self.voc.counters[c].per_player]
+        raise unknown("counter or zone", ref.name, ref.pos, [*known, *(z for z, t in zones.items() if t.per_player)])
 
     def text(self, node: Any, pos: ast.Pos) -> v.TextExpr:
         if isinstance(node, str):
@@ -530,6 +608,8 @@ class StatementCompiler:
         return v.PlayerZone(name, tuple(f"{name}.{i}" for i in range(MAX_PLAYERS)))
 
     def zone(self, ref: Any, several: bool = False) -> v.ZoneExpr:
+        if isinstance(ref, ast.GroupRef):
+            return players.GroupZones(ref.group, self.group(ref.group, ref.pos))
         if not isinstance(ref, ast.Ref):
             raise CompileError("expected a zone here, e.g. 'your hand' or 'the draw-pile'", _pos(ref))
         zones = self.voc.zones
@@ -561,6 +641,9 @@ class StatementCompiler:
             if ref.name in zones:
                 raise CompileError(f"{ref.name!r} belongs to each player: write 'your {ref.name}'", ref.pos)
             raise unknown("zone", ref.name, ref.pos, [z for z, t in zones.items() if not t.per_player])
+        chosen = self.chosen_zone(ref)
+        if chosen is not None:
+            return chosen
         prop = self._prop(ref, "zone")
         return prop
 
@@ -662,6 +745,11 @@ class StatementCompiler:
             if f.value not in allowed:
                 raise unknown(f"value of {f.prop}", f.value, f.pos, list(allowed))
             return (f.prop, f.value, f.negated)
+        if f.value.owner == "the" and self.binds.get(f.value.name) == "value":
+            chosen = self.chosen_values.get(f.value.name, "")
+            if self.voc.properties.get(chosen) != ptype:
+                raise CompileError(f"'the {f.value.name}' is a value of {chosen!r}, not of {f.prop!r}", f.pos)
+            return (f.prop, players.ChosenWord(f.value.name), f.negated)
         if f.value.owner not in ("its", "poss", "this"):
             raise CompileError("compare with a value such as 'red' or a card's property such as 'its type'", f.pos)
         if f.value.name not in props:
@@ -714,7 +802,26 @@ class StatementCompiler:
                 numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
                 raise unknown("number property", node.prop, node.pos, numeric)
             return v.Total(node.prop, self.cardset(node.query))
+        if isinstance(node, ast.AmongPlayers):
+            cond = self.cond(node.cond) if node.cond is not None else None
+            return players.AmongPlayers(node.highest, self.num(node.expr), node.who, cond)
+        if isinstance(node, ast.CountPlayers):
+            return players.CountPlayers(node.who, self.cond(node.cond) if node.cond is not None else None)
+        if isinstance(node, ast.HighestProp):
+            if self.voc.properties.get(node.prop) not in ("number", "expression"):
+                numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
+                raise unknown("number property", node.prop, node.pos, numeric)
+            return players.HighestProp(node.highest, node.prop, self.cardset(node.cards))
         if isinstance(node, ast.Ref):
+            number = self.chosen_number(node)
+            if number is not None:
+                return number
+            if node.owner == "the" and self.binds.get(node.name) == "value":
+                if isinstance(self.voc.properties.get(self.chosen_values.get(node.name, "")), list):
+                    raise CompileError(
+                        f"'the {node.name}' is a word: compare it with 'whose ... is the {node.name}'", node.pos
+                    )
+                return v.VarNum(node.name)
             counters = self.voc.counter_words
             if node.owner in ("opponent", "your") and node.name in self.voc.quantities:
                 return abilities.Quantity(node.name, self.quantity(node.name, node.pos), node.owner == "opponent")
@@ -777,6 +884,10 @@ class StatementCompiler:
             return v.AllOf(tuple(self.cond(c) for c in node.conds))
         if isinstance(node, ast.CanUse):
             return abilities.CanUse(self.window(node.window, node.pos), self.listeners)
+        if isinstance(node, ast.PlayersCond):
+            return players.PlayersCond(node.quantifier, node.who, self.cond(node.cond))
+        if isinstance(node, ast.InOrder):
+            return players.InOrder()
         raise CompileError("expected a condition here", _pos(node))
 
 

@@ -290,7 +290,7 @@ def _read_counters(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) ->
             name=str(name),
             plural=str(spec.get("plural", name)),
             per_player=per == "player",
-            start=start if isinstance(start, int) else str(start),
+            start=int(start) if isinstance(start, int) else str(start),
             supply=str(spec.get("supply", "")),
         )
         voc.counters[counter.name] = counter

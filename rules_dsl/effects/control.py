@@ -344,3 +344,25 @@ class Let(Effect):
     def execute(self, st: GameState, fr: Frame) -> bool:
         bind(st, self.name, self.value.num(st, fr))
         return True
+
+
+@attrs.frozen(eq=False)
+class SetVar(Effect):
+    """`set X to EXPR`: the nearest scope that has X gets the new value, so a value found in
+    a loop's body or a nested block flows out of it; with no X bound yet, as `let`."""
+
+    eid: int
+    text: str
+    name: str
+    value: NumExpr
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        value = self.value.num(st, fr)
+        name = self.name
+        for f in reversed(st.frames):
+            if f.vars is not None and name in f.vars:
+                f.vars[name] = value
+                return True
+        bind(st, name, value)
+        return True

@@ -88,8 +88,11 @@ class GameLoop(Effect):
                     st.end_trigger = name
                     st.extra_rounds_left = self.extra_rounds.num(st, fr)
                     break
-        last_seat = (st.active + 1) % st.players == st.first
-        st.active = (st.active + 1) % st.players
+        if st.out or st.next_turns:
+            last_seat = self.advance(st)
+        else:
+            last_seat = (st.active + 1) % st.players == st.first
+            st.active = (st.active + 1) % st.players
         fr.pc = 0
         if st.end_trigger and self.after_turn:
             if last_seat:
@@ -103,6 +106,23 @@ class GameLoop(Effect):
                     st.extra_rounds_left -= 1
                 else:
                     self.finish(st, fr)
+
+    def advance(self, st: GameState) -> bool:
+        """The next turn's player, with the turn order as data: a seat queued by `take the
+        next turn` first, else the next seat clockwise that has not left the order (you
+        again if everyone else has; the next seat if everyone has). Returns whether the
+        turn passed the start player's seat, which ends a round (an extra turn ends none)."""
+        n = st.players
+        if st.next_turns:
+            nxt = st.next_turns.pop(0)
+        else:
+            following = [(st.active + i) % n for i in range(1, n + 1)]
+            nxt = next((p for p in following if p not in st.out), following[0])
+        # the seats passed going clockwise to the next player (none for an extra turn)
+        steps = (nxt - st.active) % n
+        passed = any((st.active + i) % n == st.first for i in range(1, steps + 1))
+        st.active = nxt
+        return passed
 
     def finish(self, st: GameState, fr: Frame) -> None:
         """The game would end: first any final turns the rules grant, then the score."""

@@ -190,7 +190,7 @@ MANIFEST = Record(
 
 # ---- vocabulary ------------------------------------------------------------------------
 
-ZONE_VISIBILITIES = ("public", "owner", "hidden")
+ZONE_VISIBILITIES = ("public", "owner", "hidden", "top")
 FACINGS = ("up", "down")
 PROPERTY_TYPES = ("number", "symbol", "zone", "text", "expression")
 

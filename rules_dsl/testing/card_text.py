@@ -144,6 +144,8 @@ class _Grammar:
             _seq("while", c, ":", b),
             _seq("for each", st.sampled_from(["player", "opponent"]), _opt("in turn order"), ":", b),
             _seq("for each", self.query(d), _opt(self.bind()), ":", b),
+            _seq("for each", st.sampled_from(["player", "opponent"]), "where", c, ":", b),
+            _seq("for the", self.name, ":", b),
         )
 
     @cache  # noqa: B019
@@ -169,7 +171,12 @@ class _Grammar:
             _seq("note", self.value(), "as", name),
             _seq("clear all", name, "notes"),
             _seq("choose", art, name, "kind", _opt(self.bind())),
+            # players as values: a chosen player (always named), a property's value, the turn order
+            _seq("choose", self.chosen_player(), self.player_where(d), self.bind()),
+            _seq("choose", art, self.prop, "value", _opt(_seq("other than", e)), _opt(self.bind())),
+            st.sampled_from(["leave the turn order", "join the turn order", "take the next turn"]),
             _seq("let", self.var, "be", e),
+            _seq("set", self.var, "to", e),
             _seq(st.sampled_from(["mark", "unmark"]), cref, "as", name),
             _seq("clear all", name, "marks"),
             _seq("peek at", cref),
@@ -188,7 +195,10 @@ class _Grammar:
     @cache  # noqa: B019
     def query(self, d: int) -> Text:
         noun = st.one_of(st.sampled_from(["card", "cards"]), self.kind, self.any_name)
-        zones = st.lists(self.ref(), min_size=1, max_size=2).map(" or ".join)
+        zones = st.one_of(
+            st.lists(self.ref(), min_size=1, max_size=2).map(" or ".join),
+            _seq(st.sampled_from(["a", "an"]), self.name),  # every zone of a zone group
+        )
         filters = st.lists(self.filter(d), max_size=2).map(" ".join)
         return _seq(_opt(st.sampled_from(["face-up", "face-down"])), noun, "in", zones, filters)
 
@@ -257,9 +267,21 @@ class _Grammar:
             _seq(e, "is in", self.ref()),
             _seq(e, st.sampled_from(["is marked", "is not marked", "is noted as"]), self.name),
         ]
+        atoms.append(st.sampled_from(["you are in the turn order", "they are in the turn order"]))
         if d > 0:
             atoms.append(st.lists(self.cond(d - 1), min_size=1, max_size=2).map(lambda c: f"any of ({'; '.join(c)})"))
+            atoms.append(_seq(st.sampled_from(["any", "every", "no"]), self.player_word(), "where", self.cond(d - 1)))
         return st.one_of(*atoms)
+
+    def chosen_player(self) -> Text:
+        return st.sampled_from(["a player", "an opponent", "another player"])
+
+    def player_word(self) -> Text:
+        return st.sampled_from(["player", "opponent"])
+
+    def player_where(self, d: int) -> Text:
+        """An optional `where C` after players (C is about each player in turn)."""
+        return _opt(_seq("where", self.cond(d - 1))) if d > 0 else st.just("")
 
     # ---- expressions -----------------------------------------------------------------
     @cache  # noqa: B019
@@ -276,6 +298,14 @@ class _Grammar:
                 _seq("the number of", self.countable(d - 1)),
                 _seq("the total", self.prop, "of", self.query(d - 1)),
                 _seq(st.sampled_from(["the smaller of", "the larger of"]), self.term(d - 1), "and", self.term(d - 1)),
+                _seq(
+                    st.sampled_from(["the highest", "the lowest"]),
+                    self.expr(d - 1),
+                    "among",
+                    st.sampled_from(["players", "opponents"]),
+                    _opt(_seq("where", self.cond(d - 1))),
+                ),
+                _seq(st.sampled_from(["the highest", "the lowest"]), self.prop, "of", self.query(d - 1)),
                 self.expr(d - 1).map(lambda e: f"({e})"),
             ]
         return st.one_of(*terms)
@@ -292,6 +322,7 @@ class _Grammar:
             _seq("tokens on", card_set),
             _seq(self.name, "tokens on", card_set),
             _seq(self.name, "notes"),
+            _seq(st.sampled_from(["players", "opponents"]), _opt(_seq("where", self.cond(d)))),
         )
 
 
