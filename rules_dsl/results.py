@@ -6,12 +6,13 @@ Written by `rules-dsl simulate --out`, read by `--resume` and `rules-dsl report`
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import attrs
 
+from rules_dsl import files
 from rules_dsl.errors import RulesError
 
 # key -> the JSON types its value may have
@@ -66,20 +67,39 @@ class Loaded:
 def load(path: str | Path) -> Loaded:
     """Every good line of a results file; broken or foreign lines are listed, not fatal."""
     try:
-        with Path(path).open(encoding="utf-8", errors="replace") as handle:
-            return parse(handle)
+        handle, _ = files.open_regular(path)
+    except files.FileProblem as exc:
+        raise RulesError(f"cannot read results file {path}: {exc.reason}") from None
+    try:
+        with handle:
+            return parse(_lines(handle))
     except OSError as exc:
         raise RulesError(f"cannot read results file {path}: {exc.strerror or exc}") from None
 
 
-def parse(lines: Iterable[str]) -> Loaded:
+def _lines(handle: BinaryIO) -> Iterator[str | None]:
+    """The file's lines, each read only up to MAX_LINE bytes (None for a longer one),
+    so a file without line breaks is never held whole."""
+    while True:
+        line = handle.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # the rest of the long line, read by pieces
+                line = handle.readline(MAX_LINE)
+            yield None
+            continue
+        yield line.decode("utf-8", errors="replace")
+
+
+def parse(lines: Iterable[str | None]) -> Loaded:
     out = Loaded([], [])
     for number, line in enumerate(lines, 1):
+        if line is None or len(line) > MAX_LINE:
+            out.skipped.append((number, "line too long"))
+            continue
         text = line.strip()
         if not text:
-            continue
-        if len(text) > MAX_LINE:
-            out.skipped.append((number, "line too long"))
             continue
         try:
             record = json.loads(text)

@@ -15,6 +15,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
+from rules_dsl import files
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.effects.base import CURRENT
 from rules_dsl.effects.turns import GameLoop
@@ -73,6 +74,7 @@ POSITION_KEYS = {
     "zones",
     "players",
 }
+MAX_FILE_BYTES = 1_000_000  # as for a pack file: a scenario is read whole
 MAX_SEEDS = 1000  # `seeds: 1..N`: each seed replays the whole scenario
 MAX_RANDOM_GAMES = 1000
 MAX_RANDOM_DECISIONS = 20000  # per random continuation: far beyond any real game
@@ -117,8 +119,8 @@ def run_scenario_file(path: str | Path) -> Report:
     path = Path(path)
     report = Report(str(path), path.stem)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
+        raw = files.read_bytes(path, MAX_FILE_BYTES, "a scenario file")
+    except files.FileProblem as exc:
         report.checks.append(Check("read the file", False, str(exc)))
         return report
     try:

@@ -430,3 +430,118 @@ def test_too_many_card_entries_in_a_pack(pack_copy: PackCopy) -> None:
     p = one_problem(folder)
     assert p.message == "a pack may hold at most 2000 card entries"
     assert p.file == str(folder / "more.yaml")
+
+
+# ---- files that are not regular files (issue 19, kind 3: rules_dsl/files.py) ---------------
+
+
+def _finishes(work: Callable[[], Any], seconds: float = 20) -> Any:
+    """`work()`'s result, failing (not hanging) if it blocks; FIFOs left open are unblocked."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test below
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "it blocked (or read without end)"
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def _fifo(path: Path) -> Path:
+    import os
+
+    os.mkfifo(path)
+    return path
+
+
+SPECIAL = ["dev-zero", "fifo", "link-to-fifo", "folder"]
+
+
+def _special(kind: str, path: Path) -> Path:
+    """A path of `kind` at `path`: a link to /dev/zero, a FIFO, a link to a FIFO, a folder."""
+    if kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        _fifo(path)
+    elif kind == "link-to-fifo":
+        _fifo(path.with_name(path.name + ".pipe"))
+        path.symlink_to(path.with_name(path.name + ".pipe"))
+    else:
+        path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_a_pack_file_that_is_not_a_regular_file_is_refused(pack_copy: PackCopy, kind: str) -> None:
+    folder = pack_copy()
+    (folder / "roles.yaml").unlink()
+    _special(kind, folder / "roles.yaml")
+    found = _finishes(lambda: problems(folder))
+    mine = [p for p in found if "roles.yaml" in p.file + p.message]
+    assert mine[0].message.endswith("not a regular file") or "outside the pack folder" in mine[0].message
+    # a pack without a files: list reads every *.yaml in its folder: the same guard
+    (folder / "pack.yaml").write_text("id: loose\n", encoding="utf-8")
+    found = _finishes(lambda: problems(folder))
+    mine = [p for p in found if p.file == str(folder / "roles.yaml")]
+    assert mine[0].message.startswith("cannot read: it is a")
+    assert mine[0].message.endswith("not a regular file") or "link to a file outside" in mine[0].message
+
+
+def test_a_link_out_of_the_pack_folder_is_refused_unread(pack_copy: PackCopy, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("cards: [{id: the-secret-words}]\nturn: {nope: SECRET-CONTENT}\n", encoding="utf-8")
+    folder = pack_copy()
+    (folder / "roles.yaml").unlink()
+    (folder / "roles.yaml").symlink_to(secret)
+    (folder / "pack.yaml").write_text("id: loose\n", encoding="utf-8")  # every *.yaml of the folder
+    found = problems(folder)
+    rendered = PackError(found).render()
+    assert "SECRET-CONTENT" not in rendered and "the-secret-words" not in rendered
+    mine = [p for p in found if p.file == str(folder / "roles.yaml")]
+    assert mine[0].message.startswith("cannot read: it is a link to a file outside")
+
+
+def test_a_link_inside_the_pack_folder_still_works(pack_copy: PackCopy) -> None:
+    folder = pack_copy()
+    (folder / "sub").mkdir()
+    (folder / "roles.yaml").rename(folder / "sub" / "roles.yaml")
+    (folder / "roles.yaml").symlink_to(folder / "sub" / "roles.yaml")
+    assert Engine.load([str(folder)]).rules.cards
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_a_scenario_path_that_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    from rules_dsl.scenario import run_scenario_file
+
+    report = _finishes(lambda: run_scenario_file(_special(kind, tmp_path / "s.yaml")))
+    assert not report.ok
+    assert report.checks[0].name == "read the file" and "not a regular file" in report.checks[0].detail
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_a_results_path_that_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    from rules_dsl import results
+    from rules_dsl.errors import RulesError
+
+    path = _special(kind, tmp_path / "r.jsonl")
+    with pytest.raises(RulesError, match="not a regular file"):
+        _finishes(lambda: results.load(path))
+
+
+def test_a_results_file_without_line_breaks_is_not_held_whole(tmp_path: Path, monkeypatch: Any) -> None:
+    from rules_dsl import results
+
+    monkeypatch.setattr(results, "MAX_LINE", 1000)
+    path = tmp_path / "r.jsonl"
+    path.write_text("x" * 5000 + "\n" + "{}\n", encoding="utf-8")
+    loaded = results.load(path)
+    assert loaded.skipped == [(1, "line too long"), (2, "not a game result: no 'seed'")]

@@ -16,6 +16,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.tokens import AliasToken, TagToken
 
+from rules_dsl import files
 from rules_dsl.errors import PackError, PackProblem, suggest
 from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
@@ -41,10 +42,7 @@ class Problems:
 
     def source_line(self, file: str, line: int) -> str:
         if file not in self._lines:
-            try:
-                self._lines[file] = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                self._lines[file] = []
+            self._lines[file] = _lines_of(file)
         lines = self._lines[file]
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
@@ -106,15 +104,21 @@ def node_loc(node: Any, file: str) -> Loc:
 _FILE_LINES: dict[str, list[str]] = {}
 
 
+def _lines_of(file: str) -> list[str]:
+    """A pack file's lines, to show where a problem is: only a regular file in its own
+    folder (a link out of it, a FIFO or a device is shown as nothing, never read)."""
+    try:
+        raw = files.read_bytes(file, MAX_FILE_BYTES, inside=Path(file).parent)
+    except files.FileProblem:
+        return []
+    return raw.decode("utf-8", errors="replace").splitlines()
+
+
 def _text_loc(file: str, line: int, col: int) -> Loc:
     """Block scalars (| and >) start on the next line at the block's indentation."""
     lines = _FILE_LINES.get(file)
     if lines is None:
-        try:
-            lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            lines = []
-        _FILE_LINES[file] = lines
+        lines = _FILE_LINES[file] = _lines_of(file)
     text_line, text_col, indent = line + 1, col + 1, col
     if 0 <= line < len(lines):
         rest = lines[line][col:].lstrip()
@@ -130,19 +134,17 @@ def _text_loc(file: str, line: int, col: int) -> Loc:
     return Loc(file, line + 1, col + 1, text_line, text_col, indent)
 
 
-def _read_yaml(path: Path, problems: Problems) -> Any:
-    """A pack file's data, or None with the problem reported: too big, not UTF-8, not
-    YAML, a tag (`!!python/...`: packs are plain data), nested or aliased beyond bounds."""
+def _read_yaml(path: Path, problems: Problems, folder: Path) -> Any:
+    """A pack file's data, or None with the problem reported: not a regular file in the
+    pack's folder, too big, not UTF-8, not YAML, a tag (`!!python/...`: packs are plain
+    data), nested or aliased beyond bounds."""
     file = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            problems.add(Loc(file, 1, 1), f"the file is {size} bytes; a pack file may hold at most {MAX_FILE_BYTES}")
-            return None
-        raw = path.read_bytes()
-    except OSError as exc:
-        problems.add(Loc(file, 1, 1), f"cannot read: {exc.strerror}")
+        raw = files.read_bytes(path, MAX_FILE_BYTES, "a pack file", inside=folder)
+    except files.FileProblem as exc:
+        problems.add(Loc(file, 1, 1), f"cannot read: {exc.reason}")
         return None
+    _FILE_LINES.pop(file, None)  # positions are worked out from the text read now
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -215,7 +217,7 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
             suggestion="a pack folder holds pack.yaml and the YAML files it lists",
         )
         return None
-    manifest = _read_yaml(manifest_path, problems)
+    manifest = _read_yaml(manifest_path, problems, folder)
     mfile = str(manifest_path)
     if not isinstance(manifest, CommentedMap):
         if manifest is not None:
@@ -288,7 +290,7 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
                     f"the file {f!r} is outside the pack folder",
                     suggestion="list only files inside the pack's folder",
                 )
-            elif not p.is_file():
+            elif not p.exists() and not p.is_symlink():
                 problems.add(value_loc(files, i, mfile), f"the file {f!r} listed here does not exist")
             else:
                 paths.append(p)
@@ -301,7 +303,7 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
 
 
 def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
-    data = _read_yaml(path, problems)
+    data = _read_yaml(path, problems, Path(pack.folder))
     file = str(path)
     if data is None:
         return
