@@ -262,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("playthrough", help="print a readable transcript of one random-bot game")
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=terminal.whole_number(None), default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.add_argument(
         "--scenario", action="append", metavar="NAME", help="a scenario card, by name (the choice scenario=NAME)"
@@ -272,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game at the terminal against random bots")
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=terminal.whole_number(None), default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.add_argument(
         "--scenario", action="append", metavar="NAME", help="a scenario card, by name (the choice scenario=NAME)"

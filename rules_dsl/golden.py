@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rules_dsl import files, yaml_data
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import RulesError
 from rules_dsl.trace import choices_of, random_chooser, transcript
 
 GAMES_FILE = "games.yaml"  # in the golden folder: which games are kept, as data
+MAX_LIST_BYTES = 1_000_000
+MAX_TRANSCRIPT_BYTES = 50_000_000  # a transcript of the longest game is a few hundred kilobytes
 
 
 def golden_games(folder: Path) -> list[tuple[str, int, int, list[str] | None]]:
     """(pack, players, seed, variants) of each golden game, listed in FOLDER/games.yaml."""
-    from ruamel.yaml import YAML
-
     path = folder / GAMES_FILE
-    if not path.is_file():
+    if not path.exists():
         raise RulesError(f"{path} is missing: it lists the golden games (pack, players, seed, variants)")
-    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    try:
+        data = yaml_data.load(files.read_text(path, MAX_LIST_BYTES, "a golden games list"), "a golden games list")
+    except yaml_data.YamlProblem as exc:
+        raise RulesError(f"{path}:{exc.line}:{exc.column}: {exc.message}") from None
     games = []
     for i, item in enumerate(data or []):
         if not isinstance(item, dict) or not {"pack", "players", "seed"} <= set(item):
@@ -68,7 +72,7 @@ def check_golden(folder: Path) -> list[str]:
             problems.append(f"{path}: missing (run 'rules-dsl golden')")
             continue
         engine = engines.setdefault(pack, Engine.load(pack_paths(pack)))
-        recorded = path.read_text(encoding="utf-8")
+        recorded = files.read_text(path, MAX_TRANSCRIPT_BYTES, "a golden transcript")
         try:
             again = replay_transcript(engine, players, seed, variants, recorded)
         except RulesError as exc:

@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 
 import attrs
 
-from rules_dsl import files
+from rules_dsl import files, numbers
 from rules_dsl.errors import RulesError
 
 # key -> the JSON types its value may have
@@ -102,9 +102,12 @@ def parse(lines: Iterable[str | None]) -> Loaded:
         if not text:
             continue
         try:
-            record = json.loads(text)
+            record = json.loads(text, parse_int=numbers.json_int)
         except json.JSONDecodeError as exc:
             out.skipped.append((number, f"not JSON ({exc.msg} at column {exc.colno})"))
+            continue
+        except (numbers.NumberError, RecursionError) as exc:
+            out.skipped.append((number, f"not a game result: {exc}" if str(exc) else "nested too deeply"))
             continue
         why = problem(record)
         if why:

@@ -331,7 +331,12 @@ def add_arguments(p: Any) -> None:
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE
     p.add_argument("--players", type=terminal.whole_number(1), default=2, help="players per game (default: 2)")
     p.add_argument("--games", type=terminal.whole_number(1), default=100, help="number of games (default: 100)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default: 1)")
+    p.add_argument(
+        "--seed",
+        type=terminal.whole_number(None),
+        default=1,
+        help="seed of the first game; game i uses seed+i (default: 1)",
+    )
     p.add_argument(
         "--variant", action="append", metavar="NAME", help="a pack variant; repeat for several (default: the pack's)"
     )

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rules_dsl import chosen
+from rules_dsl import chosen, numbers
 from rules_dsl.errors import RulesError
 from rules_dsl.rules import Rules
 
@@ -66,17 +66,15 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def whole_number(least: int) -> Any:
-    """An argparse type: a whole number no smaller than `least`, or a clear usage error."""
+def whole_number(least: int | None) -> Any:
+    """An argparse type: a whole number no smaller than `least` (None: any, e.g. a seed) and
+    of at most numbers.MAX_DIGITS digits, or a clear usage error."""
 
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{value} is too small: give at least {least}")
-        return value
+            return numbers.whole(text, "the value", least)
+        except numbers.NumberError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("the value: ")) from None
 
     parse.__name__ = "whole number"  # argparse names the type in its messages
     return parse

@@ -545,3 +545,97 @@ def test_a_results_file_without_line_breaks_is_not_held_whole(tmp_path: Path, mo
     path.write_text("x" * 5000 + "\n" + "{}\n", encoding="utf-8")
     loaded = results.load(path)
     assert loaded.skipped == [(1, "line too long"), (2, "not a game result: no 'seed'")]
+
+
+# ---- numbers too long to read (issue 19, kind 1: rules_dsl/numbers.py) -----------------------
+
+HUGE = "9" * 5000  # past Python's 4,300-digit limit on int(str)
+LONG = "9" * 40  # within it, but no field of the engine needs a number this long
+
+
+@pytest.mark.parametrize("digits", [HUGE, LONG])
+def test_a_saved_game_with_an_over_long_number(engine: Engine, digits: str) -> None:
+    text = engine.to_json(engine.new_game(2, 3))
+    data = json.loads(text)
+    bad = text.replace(f'"seed":{data["seed"]}', f'"seed":{digits}')
+    assert bad != text
+    with pytest.raises(StateFormatError, match=r"^not a valid game state: a number in the JSON: a number of \d+"):
+        engine.from_json(bad)
+
+
+@pytest.mark.parametrize("digits", [HUGE, "1" + "0" * 400])
+def test_a_results_line_with_an_over_long_number_is_skipped(tmp_path: Path, digits: str) -> None:
+    from rules_dsl import results
+
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"seed": ' + digits + "}\n", encoding="utf-8")
+    loaded = results.load(path)
+    assert loaded.games == []
+    assert loaded.skipped[0][0] == 1 and "digits is too big" in loaded.skipped[0][1]
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new"),
+    [
+        ("rules.yaml", "  SURVEY_CARDS: 20\n", f"  SURVEY_CARDS: {HUGE}\n"),
+        ("roles.yaml", "    count: SURVEY_CARDS\n", f"    count: {HUGE}\n"),
+        ("roles.yaml", "    count: SURVEY_CARDS\n", f"    count: 0x{'f' * 40}\n"),
+        ("pack.yaml", 'engine: ">=0.1"', f'engine: ">=0.{HUGE}"'),
+    ],
+)
+def test_an_over_long_number_in_a_pack_file(pack_copy: PackCopy, file: str, old: str, new: str) -> None:
+    folder = pack_copy((file, old, new))
+    p = one_problem(folder)
+    assert p.file == str(folder / file)
+    assert p.line == line_of(folder / file, new.strip()[:15])
+    assert "digits is too big: at most 20 digits" in p.message
+
+
+def test_an_over_long_limit(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("pack.yaml", "techs.yaml,", "techs.yaml, limits.yaml,"))
+    (folder / "limits.yaml").write_text(f"limits:\n  steps: {HUGE}\n", encoding="utf-8")
+    p = one_problem(folder)
+    assert (p.file, p.line, p.column) == (str(folder / "limits.yaml"), 2, 10)
+    assert p.message == "a number of 5000 digits is too big: at most 20 digits"
+
+
+def test_an_over_long_number_in_card_text(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("roles.yaml", SURVEY, f"ACTION: draw {HUGE} cards\n"))
+    p = one_problem(folder)
+    assert p.card == "survey" and p.message == "a number of 5000 digits is too big: at most 20 digits"
+    assert p.line == line_of(folder / "roles.yaml", "ACTION: draw 999")
+    assert p.column == 20
+
+
+@pytest.mark.parametrize(
+    "line", [f"seed: {HUGE}", f"seeds: 1..{HUGE}", f"seeds: [{HUGE}]", f"then: random-games {HUGE}", f"players: {HUGE}"]
+)
+def test_an_over_long_number_in_a_scenario_file(tmp_path: Path, line: str) -> None:
+    from rules_dsl.scenario import run_scenario_file
+
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: big\npack: base\n{line}\n", encoding="utf-8")
+    report = run_scenario_file(path)
+    assert not report.ok
+    assert "a number of 5000 digits is too big: at most 20 digits" in report.checks[-1].detail
+
+
+def test_an_over_long_seed_in_a_golden_list(tmp_path: Path) -> None:
+    from rules_dsl.errors import RulesError
+    from rules_dsl.golden import golden_games
+
+    (tmp_path / "games.yaml").write_text(f"- {{pack: base, players: 2, seed: {HUGE}}}\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="games.yaml:1:34: a number of 5000 digits is too big"):
+        golden_games(tmp_path)
+
+
+@pytest.mark.parametrize("option", ["--seed", "--games", "--players"])
+def test_an_over_long_number_on_the_command_line(capsys: Any, option: str) -> None:
+    from rules_dsl.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", option, HUGE])
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"error: argument {option}: a number of 5000 digits is too big: at most 20 digits\n"
+    )

@@ -46,7 +46,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--variant-mixes", action="store_true", help="also play games with any mix of the pack's variants")
     p.add_argument("--games", type=whole_number(1), default=100, metavar="N", help="games per pack (default: 100)")
     p.add_argument(
-        "--seed", type=int, default=1, metavar="S", help="hypothesis seed: the same seed checks the same games"
+        "--seed",
+        type=whole_number(None),
+        default=1,
+        metavar="S",
+        help="hypothesis seed: the same seed checks the same games",
     )
     p.add_argument("--processes", type=whole_number(1), default=1, metavar="N", help="worker processes (default: 1)")
     p.add_argument(

@@ -11,12 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.tokens import AliasToken, TagToken
 
-from rules_dsl import files
+from rules_dsl import files, yaml_data
 from rules_dsl.errors import PackError, PackProblem, suggest
 from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
@@ -27,7 +24,7 @@ MANIFEST = "pack.yaml"
 # and YAML aliases share one value between places, so a few lines of aliases of aliases
 # can stand for billions of values; whatever walks them would never finish.
 MAX_FILE_BYTES = 1_000_000
-MAX_YAML_VALUES = 100_000  # values in one file with every alias expanded
+MAX_YAML_VALUES = yaml_data.MAX_VALUES  # values in one file with every alias expanded
 MAX_CARD_ENTRIES = 2_000  # card entries in one pack
 MANIFEST_KEYS = shape.MANIFEST.names()
 PARTS = shape.PARTS
@@ -156,55 +153,11 @@ def _read_yaml(path: Path, problems: Problems, folder: Path) -> Any:
             suggestion="save it as UTF-8",
         )
         return None
-    yaml = YAML(typ="rt")
     try:
-        first_alias: tuple[int, int] | None = None
-        for token in yaml.scan(text):
-            if isinstance(token, TagToken):
-                mark = token.start_mark
-                handle, suffix = token.value
-                problems.add(
-                    Loc(file, mark.line + 1, mark.column + 1),
-                    f"YAML tags such as {(handle or '') + (suffix or '')!r} are not allowed: a pack is plain data",
-                    suggestion="remove the tag",
-                    width=len((handle or "") + (suffix or "")),
-                )
-                return None
-            if isinstance(token, AliasToken) and first_alias is None:
-                first_alias = (token.start_mark.line + 1, token.start_mark.column + 1)
-        data = yaml.load(text)
-        if first_alias is not None and _expanded_size(data, {}) > MAX_YAML_VALUES:
-            problems.add(
-                Loc(file, *first_alias),
-                f"the aliases of this file expand to more than {MAX_YAML_VALUES} values",
-                suggestion="write the values out, or alias fewer nested aliases",
-            )
-            return None
-        return data
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line = mark.line + 1 if mark else 1
-        col = mark.column + 1 if mark else 1
-        problems.add(Loc(file, line, col), f"not valid YAML: {exc.problem}")
-    except YAMLError as exc:
-        problems.add(Loc(file, 1, 1), f"not valid YAML: {exc}")
-    except RecursionError:
-        problems.add(Loc(file, 1, 1), "the YAML is nested too deeply")
+        return yaml_data.load(text, typ="rt")
+    except yaml_data.YamlProblem as exc:
+        problems.add(Loc(file, exc.line, exc.column), exc.message, suggestion=exc.suggestion, width=exc.width)
     return None
-
-
-def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
-    """How many values a node stands for with every alias written out (shared nodes are
-    counted once per place but worked out once, so a bomb costs no more than its text)."""
-    if not isinstance(node, dict | list):
-        return 1
-    known = sizes.get(id(node))
-    if known is not None:
-        return known
-    children = node.values() if isinstance(node, dict) else node
-    total = 1 + sum(_expanded_size(child, sizes) for child in children)
-    sizes[id(node)] = total
-    return total
 
 
 def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
