@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from rules_dsl import numbers
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.engine import Engine
 
@@ -59,6 +60,15 @@ def _card(view: dict[str, Any]) -> str:
     return name + (f" [{'; '.join(extra)}]" if extra else "")
 
 
+def _option(answer: str, options: list[str]) -> str:
+    """The option an answer names: its number in the list (ASCII digits only: '²' is no
+    number) or the option id itself."""
+    try:
+        return options[numbers.whole(answer, "the answer", 1, len(options)) - 1]
+    except numbers.NumberError:
+        return answer
+
+
 def play(
     engine: Engine,
     players: int,
@@ -91,8 +101,7 @@ def play(
                 return
             if answer in ("q", "quit"):
                 return
-            if answer.isdigit() and 1 <= int(answer) <= len(d.options):
-                answer = d.options[int(answer) - 1]
+            answer = _option(answer, d.options)
             if answer in d.options:
                 engine.apply(st, answer)
                 break

@@ -639,3 +639,29 @@ def test_an_over_long_number_on_the_command_line(capsys: Any, option: str) -> No
     assert capsys.readouterr().err.endswith(
         f"error: argument {option}: a number of 5000 digits is too big: at most 20 digits\n"
     )
+
+
+# ---- answers typed into play (issue 19, kind 10: rules_dsl/numbers.py through play._option) ---
+
+
+@pytest.mark.parametrize("answer", ["²", "١", "1²", HUGE, "0", "-1", "+1 1"])
+def test_play_takes_only_ascii_numbers_in_range(engine: Engine, answer: str) -> None:
+    import io
+
+    from rules_dsl.play import play
+
+    answers = iter([answer, "q"])
+    out = io.StringIO()
+    play(engine, 2, 1, None, {0}, read=lambda: next(answers), out=out)
+    assert "not an option: type 1 to" in out.getvalue()
+
+
+def test_play_still_takes_a_number_with_spaces(engine: Engine) -> None:
+    import io
+
+    from rules_dsl.play import play
+
+    answers = iter([" 1 ", "q"])
+    out = io.StringIO()
+    play(engine, 2, 1, None, {0}, read=lambda: next(answers), out=out)
+    assert "not an option" not in out.getvalue()
