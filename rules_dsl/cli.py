@@ -94,7 +94,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if args.json:
             terminal.print_json({"ok": False, "folders": folders, "problems": [attrs.asdict(p) for p in exc.problems]})
         else:
-            print(exc.render(), file=sys.stderr)
+            terminal.echo(exc.render(), stderr=True)
         return 1
     if args.json:
         terminal.print_json(
@@ -114,7 +114,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         terminal.say(f"overridden: {line}", style="yellow")
     if args.explain:
         for line in rules.additions:
-            print(line)
+            terminal.echo(line)
     terminal.say(
         f"ok: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
         f"packs {', '.join(rules.packs)}",
@@ -131,7 +131,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise RulesError(f"cannot write the schemas to {args.out}: {exc.strerror}") from exc
     for path in written:
-        print(f"wrote {path}")
+        terminal.echo(f"wrote {path}")
     return 0
 
 
@@ -172,7 +172,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
     variants = _variants(engine, args)
     text = transcript(engine, args.players, args.seed, variants, random_chooser(args.seed), "random playthrough")
-    sys.stdout.write(text)
+    sys.stdout.write(terminal.printable(text))
     return 0
 
 
@@ -200,7 +200,7 @@ def cmd_golden(args: argparse.Namespace) -> int:
         terminal.say(summary, style="bold red" if problems else "bold green")
         return 1 if problems else 0
     for path in write_golden(folder):
-        print(f"wrote {path}")
+        terminal.echo(f"wrote {path}")
     return 0
 
 
@@ -321,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except PackError as exc:
-        print(exc.render(), file=sys.stderr)
+        terminal.echo(exc.render(), stderr=True)
         return 1
     except terminal.UsageError as exc:
         terminal.say(f"{parser.prog}: error: {exc}", style="red", stderr=True)

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from rules_dsl import numbers
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.engine import Engine
+from rules_dsl.terminal import printable
 
 
 def render_observation(obs: dict[str, Any], player: int) -> str:
@@ -78,26 +79,29 @@ def play(
     read: Callable[[], str] = input,
     out: TextIO = sys.stdout,
 ) -> None:
+    def write(text: str) -> None:  # names and options come from the pack's files
+        out.write(printable(text))
+
     st = engine.new_game(players, seed, variants)
     bots = {p: RandomBot(seed * 1009 + p) for p in range(players) if p not in humans}
     while st.pending is not None:
         d = st.pending
         if d.player in bots:
             option = bots[d.player].choose(d)
-            out.write(f"player {d.player + 1} ({d.source}): {option}\n")
+            write(f"player {d.player + 1} ({d.source}): {option}\n")
             engine.apply(st, option)
             continue
-        out.write("\n" + render_observation(engine.observe(st, d.player), d.player) + "\n")
-        out.write(f"player {d.player + 1}, {d.source}: {d.prompt}\n")
+        write("\n" + render_observation(engine.observe(st, d.player), d.player) + "\n")
+        write(f"player {d.player + 1}, {d.source}: {d.prompt}\n")
         for i, option in enumerate(d.options, 1):
-            out.write(f"  {i}. {option}\n")
+            write(f"  {i}. {option}\n")
         while True:
-            out.write("> ")
+            write("> ")
             out.flush()
             try:
                 answer = read().strip()
             except EOFError:
-                out.write("\nbye\n")
+                write("\nbye\n")
                 return
             if answer in ("q", "quit"):
                 return
@@ -105,8 +109,8 @@ def play(
             if answer in d.options:
                 engine.apply(st, answer)
                 break
-            out.write(f"not an option: type 1 to {len(d.options)}, an option id, or q to quit\n")
-    out.write(
+            write(f"not an option: type 1 to {len(d.options)}, an option id, or q to quit\n")
+    write(
         f"\ngame over ({st.end_trigger}): scores "
         + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(st.scores))
         + "; winners "

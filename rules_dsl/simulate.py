@@ -381,7 +381,6 @@ def add_arguments(p: Any) -> None:
 def command(args: Any) -> int:
     """`rules-dsl simulate`: check every option, play, write, summarize."""
     import json
-    import sys
 
     from rules_dsl import terminal
     from rules_dsl.bots import parse_bots, parse_budget
@@ -418,11 +417,11 @@ def command(args: Any) -> int:
         if args.resume:
             kept, skipped = resume_from(out, batch)
             for line, why in skipped:
-                print(f"{out}:{line}: skipped: {why}", file=sys.stderr)
+                terminal.echo(f"{out}:{line}: skipped: {why}", stderr=True)
             have = {r["seed"] for r in kept}
             kept = [r for r in kept if r["seed"] in set(seeds)] + [r for r in kept if r["seed"] not in set(seeds)]
             seeds = [s for s in seeds if s not in have]
-            print(f"resuming {out}: {len(have)} games there, {len(seeds)} to play", file=sys.stderr)
+            terminal.echo(f"resuming {out}: {len(have)} games there, {len(seeds)} to play", stderr=True)
         try:
             writer = Writer(out, kept)
         except OSError as exc:
@@ -449,10 +448,10 @@ def command(args: Any) -> int:
     folder = Path(args.out).parent if args.out else Path(".")
     for record in failures:
         path = write_replay(engine, batch, record, folder)
-        print(
+        terminal.echo(
             f"game seed {record['seed']} failed after {len(record['log'])} decisions: {record['error']}\n"
             f"  replay it: rules-dsl scenario {path}",
-            file=sys.stderr,
+            stderr=True,
         )
     data = summary(games, seconds)
     data["failed_games"] = [r["seed"] for r in failures]

@@ -665,3 +665,50 @@ def test_play_still_takes_a_number_with_spaces(engine: Engine) -> None:
     out = io.StringIO()
     play(engine, 2, 1, None, {0}, read=lambda: next(answers), out=out)
     assert "not an option" not in out.getvalue()
+
+
+# ---- terminal escapes in names (issue 19, kind 9: terminal.printable, through say/table/echo) --
+
+ESC_NAME = "Sur\x1b[2J\x1b]0;owned\x07vey\x9b\u202e"
+ESC_YAML = '    name: "Sur\\e[2J\\e]0;owned\\avey\\x9b\\u202e"\n'  # YAML's escapes for ESC_NAME
+
+
+def _no_control(text: str) -> None:
+    import re
+
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]", text), repr(text)
+
+
+def test_names_with_terminal_escapes_are_printed_escaped(pack_copy: PackCopy, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    folder = pack_copy(("roles.yaml", "    name: Survey\n", ESC_YAML))
+    assert main(["cards", "--pack", str(folder)]) == 0
+    assert main(["cards", "--pack", str(folder), "survey"]) == 0
+    assert main(["playthrough", "--pack", str(folder), "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    _no_control(out)
+    assert "Sur\\x1b[2J\\x1b]0;owned\\x07vey\\x9b\\u202e" in out
+    assert Engine.load([str(folder)]).rules.card_index["survey"] is not None
+    assert ESC_NAME in [c.name for c in Engine.load([str(folder)]).rules.cards]  # the data keeps the name
+
+
+def test_a_pack_problem_shows_its_source_line_escaped(pack_copy: PackCopy, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    folder = pack_copy(("roles.yaml", "    name: Survey\n", "    name: Survey\n    bogus: \x1b]0;owned\x07\n"))
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    _no_control(err)
+    assert "\\x1b]0;owned\\x07" in err
+
+
+def test_a_scenario_name_with_escapes(tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    path = tmp_path / "s.yaml"
+    path.write_text('name: "x\\e[2Jy"\npack: base\nexpect: {turn: 99}\n', encoding="utf-8")
+    assert main(["scenario", str(path)]) == 1
+    out = capsys.readouterr().out
+    _no_control(out)
+    assert "x\\x1b[2Jy" in out

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rules_dsl.checking.runner import CheckOptions, Failure, Outcome, run_check
 from rules_dsl.checking.scenario_file import write_scenario
 from rules_dsl.engine import Engine, builtin_packs, pack_paths
-from rules_dsl.terminal import check_players, table, whole_number
+from rules_dsl.terminal import check_players, echo, table, whole_number
 from rules_dsl.terminal import console as terminal_console
 from rules_dsl.testing.games import DRAWN, MAX_DECISIONS
 
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             name = Path(paths[-1]).name if pack not in builtin else pack
             target = Path(args.out) / f"{_slug(name)}-{_slug(outcome.failure.invariant)[:40].strip('-')}.yaml"
             written = write_scenario(outcome.failure, pack, paths, builtin, target)
-            print(render_failure(pack, outcome.failure, written), flush=True)
+            echo(render_failure(pack, outcome.failure, written))
     summary(rows)
     return status
 

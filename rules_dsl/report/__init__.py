@@ -7,7 +7,6 @@ the optional extra `report` (pip install 'rules-dsl[report]').
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +49,13 @@ def build(paths: list[str], out: Path, warn: Any = None) -> dict[str, Any]:
 def command(args: Any) -> int:
     import json
 
+    from rules_dsl.terminal import echo
+
     out = Path(args.out)
-    figs = build(list(args.results), out, warn=lambda text: print(text, file=sys.stderr))
+    figs = build(list(args.results), out, warn=lambda text: echo(text, stderr=True))
     skipped = figs["skipped_lines"]
     note = f", {skipped} broken or foreign lines skipped" if skipped else ""
-    print(f"wrote {out / 'index.html'} ({figs['games']} games{note})", file=sys.stderr)
+    echo(f"wrote {out / 'index.html'} ({figs['games']} games{note})", stderr=True)
     if args.json:
         print(json.dumps({k: v for k, v in figs.items() if k not in ("turns", "scores_by_bot")}, indent=2))
     return 0
