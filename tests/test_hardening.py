@@ -712,3 +712,85 @@ def test_a_scenario_name_with_escapes(tmp_path: Path, capsys: Any) -> None:
     out = capsys.readouterr().out
     _no_control(out)
     assert "x\\x1b[2Jy" in out
+
+
+# ---- results files, field by field (issue 19, kind 2: results.problem) -------------------------
+
+
+def _result_line(**changes: Any) -> str:
+    record: dict[str, Any] = {
+        "seed": 1,
+        "pack": "base",
+        "packs": ["base"],
+        "variants": [],
+        "scenario": None,
+        "players": 2,
+        "bots": ["random", "random"],
+        "budget": "200",
+        "scores": [10, 8],
+        "tiebreaks": [0, 0],
+        "breakdown": {"cards": [10, 8]},
+        "winners": [0],
+        "end_trigger": "deck empty",
+        "turns": 20,
+        "rounds": 10,
+        "decisions": 100,
+        "counts": {"played": [{"survey": 2}, {"warfare": 1}]},
+    }
+    record.update(changes)
+    return json.dumps(record)
+
+
+BAD_RESULTS = [
+    ("a list as a pack name", {"pack": ["base"]}, "'pack' is list"),
+    ("a list as a bot name", {"bots": [["random"], "random"]}, "'bots' are not bot names"),
+    ("bots that are numbers", {"bots": [1, 2]}, "'bots' are not bot names"),
+    ("a list as a variant", {"variants": [["x"]]}, "'variants' is not a list of names"),
+    ("a turn count of 10^400", {"turns": 10**400}, "digits is too big"),
+    ("a turn count of 1e308", {"turns": 1e308}, "'turns' is float"),
+    ("a score of 1e308", {"scores": [1e308, 0]}, "'scores' are not numbers"),
+    ("a long end trigger", {"end_trigger": "x" * 300_000}, "'end_trigger' is not a name"),
+    ("rounds: many", {"rounds": "many"}, "'rounds' is str"),
+    ("a breakdown that is a number", {"breakdown": {"cards": 3}}, "'breakdown' is not {part:"),
+    ("a breakdown of text", {"breakdown": {"cards": ["a", "b"]}}, "'breakdown' is not {part:"),
+    ("counts of text", {"counts": {"played": [{"survey": "2"}, {}]}}, "'counts' is not"),
+    ("counts per seat wrong", {"counts": {"played": [{}]}}, "'counts' is not"),
+    ("repeated winners", {"winners": [0, 0]}, "'winners' are not seats"),
+    ("a tiebreak that is text", {"tiebreaks": ["a", 0]}, "'tiebreaks' are not"),
+    ("packs of numbers", {"packs": [1]}, "'packs' is not a list of names"),
+]
+
+
+@pytest.mark.parametrize(("change", "why"), [b[1:] for b in BAD_RESULTS], ids=[b[0] for b in BAD_RESULTS])
+def test_a_results_line_with_a_bad_field_is_skipped_with_its_line(
+    tmp_path: Path, capsys: Any, change: dict[str, Any], why: str
+) -> None:
+    from rules_dsl import results
+    from rules_dsl.cli import main
+
+    path = tmp_path / "r.jsonl"
+    path.write_text(_result_line(seed=1) + "\n" + _result_line(seed=2, **change) + "\n", encoding="utf-8")
+    loaded = results.load(path)
+    assert [g["seed"] for g in loaded.games] == [1]
+    assert loaded.skipped[0][0] == 2 and why in loaded.skipped[0][1], loaded.skipped
+    # the report and a resumed run use the good line and name the bad one
+    assert _finishes(lambda: main(["report", str(path), "--out", str(tmp_path / "report")]), 120) == 0
+    assert f"{path}:2: skipped:" in capsys.readouterr().err
+
+
+def test_a_good_results_line_is_kept(tmp_path: Path) -> None:
+    from rules_dsl import results
+
+    path = tmp_path / "r.jsonl"
+    path.write_text(_result_line() + "\n", encoding="utf-8")
+    assert len(results.load(path).games) == 1 and results.load(path).skipped == []
+
+
+def test_resume_with_a_line_of_number_bots_is_a_clear_error(tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    path = tmp_path / "r.jsonl"
+    path.write_text(_result_line(bots=[1, 2]) + "\n", encoding="utf-8")
+    code = main(["simulate", "--games", "2", "--out", str(path), "--resume", "--quiet"])
+    assert code == 0
+    assert f"{path}:1: skipped: not a game result: 'bots' are not bot names" in capsys.readouterr().err
