@@ -95,3 +95,64 @@ def read_text(path: str | Path, max_bytes: int, what: str = "the file", inside: 
         raise FileProblem(
             path, f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} on line {line}); save it as UTF-8"
         ) from None
+
+
+# ---- where output goes --------------------------------------------------------------------
+
+
+def output_file(path: str | Path, what: str = "the output") -> Path:
+    """A path a command may write a file to, checked before any work: its folder exists
+    (and is a folder), and the path is not a folder, a device (/dev/full) or a FIFO."""
+    p = Path(path)
+    parent = p.parent
+    if not parent.is_dir():
+        why = "does not exist" if not parent.exists() else "is not a folder"
+        raise RulesError(f"cannot write {what} to {p}: the folder {parent} {why}")
+    if p.is_dir():
+        raise RulesError(f"cannot write {what} to {p}: it is a folder; give a file name")
+    if p.exists() and not p.is_file():
+        mode = p.stat().st_mode
+        raise RulesError(f"cannot write {what} to {p}: it is {_kind(mode)}, not a regular file")
+    return p
+
+
+def check_output_dir(path: str | Path, what: str = "the output") -> Path:
+    """A folder a command will write files into, checked before any work (and not made
+    yet): it is a folder, or it and its missing parents can be made in a folder."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise RulesError(f"cannot write {what} to {p}: it is a file, not a folder")
+    ancestor = p
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if ancestor.exists() and not ancestor.is_dir():
+        raise RulesError(f"cannot write {what} to {p}: {ancestor} is a file, not a folder")
+    return p
+
+
+def output_dir(path: str | Path, what: str = "the output") -> Path:
+    """A folder a command writes files into (check_output_dir), made if missing."""
+    p = check_output_dir(path, what)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RulesError(f"cannot write {what} to {p}: {exc.strerror or exc}") from None
+    return p
+
+
+def in_folder(folder: Path, name: str, what: str = "the file") -> Path:
+    """FOLDER/NAME for a name made from user data, refused if it would leave the folder."""
+    if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name:
+        raise RulesError(f"cannot write {what} {name!r}: a file name may not name another folder")
+    return folder / name
+
+
+def write_text(path: str | Path, text: str, what: str = "the output") -> Path:
+    """Write a whole text file (through output_file), with a clear error if it fails part-way
+    (a full disk, a read-only folder)."""
+    p = output_file(path, what)
+    try:
+        p.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"cannot write {what} to {p}: {exc.strerror or exc}") from None
+    return p

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rules_dsl import files, yaml_data
@@ -32,21 +33,22 @@ def golden_games(folder: Path) -> list[tuple[str, int, int, list[str] | None]]:
 
 
 def golden_name(pack: str, players: int, seed: int, variants: list[str] | None) -> str:
+    """The transcript's file name: one name in the folder, whatever the pack path says
+    (`../x` gives `..-x-...`, never a file outside it)."""
     tail = "-" + "-".join(variants) if variants else ""
-    return f"{pack}-{players}p-seed{seed}{tail}.txt"
+    return re.sub(r"[/\\]", "-", f"{pack}-{players}p-seed{seed}{tail}.txt")
 
 
 def write_golden(folder: Path, games: list[tuple[str, int, int, list[str] | None]] | None = None) -> list[Path]:
     """Record the golden games (by default those FOLDER/games.yaml lists) into FOLDER."""
-    folder.mkdir(parents=True, exist_ok=True)
+    files.output_dir(folder, "the golden transcripts")
     written = []
     engines: dict[str, Engine] = {}
     for pack, players, seed, variants in golden_games(folder) if games is None else games:
         engine = engines.setdefault(pack, Engine.load(pack_paths(pack)))
         text = transcript(engine, players, seed, variants, random_chooser(seed), "golden playthrough")
-        path = folder / golden_name(pack, players, seed, variants)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
+        path = files.in_folder(folder, golden_name(pack, players, seed, variants), "the transcript")
+        written.append(files.write_text(path, text, "the transcript"))
     return written
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl import chosen, results
+from rules_dsl import chosen, files, results
 from rules_dsl.bots import Turn, make_bot
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
@@ -394,6 +394,8 @@ def command(args: Any) -> int:
         raise RulesError("--resume needs --out FILE (the results to continue)")
     if args.scheduler and args.backend != "dask":
         raise RulesError("--scheduler is for --backend dask")
+    if args.out:
+        files.output_file(args.out, "the results")  # before any game is played
     paths = pack_paths(args.pack)
     engine = Engine.load(paths)  # pack problems before any worker starts
     rules = engine.rules
@@ -436,18 +438,24 @@ def command(args: Any) -> int:
             writer.add(record)
 
     try:
-        records, seconds = simulate(
-            batch, seeds, args.processes, args.backend, args.scheduler, not args.quiet and not args.json, on_result
-        )
-    finally:
-        if writer is not None:
-            writer.close()
+        try:
+            records, seconds = simulate(
+                batch, seeds, args.processes, args.backend, args.scheduler, not args.quiet and not args.json, on_result
+            )
+        finally:
+            if writer is not None:
+                writer.close()
+    except OSError as exc:  # a full disk (/dev/full is refused above), a folder made read-only meanwhile
+        raise RulesError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     games = [r for r in records if "error" not in r]
     if writer is not None:
         games = [r for r in writer.records if r["seed"] in range(args.seed, args.seed + args.games)]
     folder = Path(args.out).parent if args.out else Path(".")
     for record in failures:
-        path = write_replay(engine, batch, record, folder)
+        try:
+            path = write_replay(engine, batch, record, folder)
+        except OSError as exc:
+            raise RulesError(f"cannot write the replay of game seed {record['seed']}: {exc.strerror or exc}") from None
         terminal.echo(
             f"game seed {record['seed']} failed after {len(record['log'])} decisions: {record['error']}\n"
             f"  replay it: rules-dsl scenario {path}",

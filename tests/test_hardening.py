@@ -794,3 +794,91 @@ def test_resume_with_a_line_of_number_bots_is_a_clear_error(tmp_path: Path, caps
     code = main(["simulate", "--games", "2", "--out", str(path), "--resume", "--quiet"])
     assert code == 0
     assert f"{path}:1: skipped: not a game result: 'bots' are not bot names" in capsys.readouterr().err
+
+
+# ---- where output goes (issue 19, kind 4: files.output_file / output_dir / write_text) ---------
+
+READ_ONLY = "/proc/rules-dsl-test"  # a folder nobody can write, not even root
+
+
+def _outputs(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    return {
+        "/dev/full": "/dev/full",
+        "a folder": str(tmp_path),
+        "a missing parent": str(tmp_path / "missing" / "out"),
+        "a file as the parent": str(tmp_path / "a-file" / "out"),
+        "a read-only place": READ_ONLY + "/out",
+    }
+
+
+OUTPUTS = ["/dev/full", "a folder", "a missing parent", "a file as the parent", "a read-only place"]
+
+
+@pytest.mark.parametrize("where", OUTPUTS)
+def test_simulate_out_that_cannot_be_written(tmp_path: Path, capsys: Any, where: str) -> None:
+    from rules_dsl.cli import main
+
+    out = _outputs(tmp_path)[where]
+    assert main(["simulate", "--games", "1", "--quiet", "--out", out]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: cannot write the results to {out}: ") or err.startswith(
+        f"error: cannot write {out}: "
+    ), err
+
+
+@pytest.mark.parametrize("where", ["a file", "a file as the parent", "a read-only place"])
+def test_report_out_that_cannot_be_written(tmp_path: Path, capsys: Any, where: str) -> None:
+    from rules_dsl.cli import main
+
+    results_file = tmp_path / "r.jsonl"
+    results_file.write_text(_result_line() + "\n", encoding="utf-8")
+    out = {"a file": str(results_file), **_outputs(tmp_path)}[where]
+    assert main(["report", str(results_file), "--out", out]) == 1
+    assert capsys.readouterr().err.startswith(f"error: cannot write the report to {out}: ")
+
+
+@pytest.mark.parametrize("where", ["a file", "a file as the parent", "a read-only place"])
+def test_check_out_that_cannot_be_written(tmp_path: Path, capsys: Any, where: str) -> None:
+    from rules_dsl.cli import main
+
+    (tmp_path / "f").write_text("x", encoding="utf-8")
+    out = {"a file": str(tmp_path / "f"), **_outputs(tmp_path)}[where]
+    code = main(["check", "base", "--games", "1", "--quiet", "--out", out])
+    err = capsys.readouterr().err
+    if where == "a read-only place":  # found only when a failure is written: a clean run writes nothing
+        assert code == 0
+    else:
+        assert code == 1 and err.startswith(f"error: cannot write the failures' scenarios to {out}: ")
+
+
+def test_a_check_failure_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
+    from rules_dsl.checking import scenario_file
+    from rules_dsl.errors import RulesError
+
+    with pytest.raises(RulesError, match="cannot write the failure's scenario to /proc/rules-dsl-test"):
+        scenario_file.write_scenario(None, "base", [], set(), Path(READ_ONLY) / "x.yaml")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("where", ["a file", "a read-only place"])
+def test_golden_dir_that_cannot_be_written(tmp_path: Path, where: str) -> None:
+    from rules_dsl.errors import RulesError
+    from rules_dsl.golden import write_golden
+
+    (tmp_path / "f").write_text("x", encoding="utf-8")
+    folder = Path({"a file": str(tmp_path / "f"), "a read-only place": READ_ONLY}[where])
+    with pytest.raises(RulesError, match=f"cannot write the golden transcripts to {folder}: "):
+        write_golden(folder, [("base", 2, 1, None)])
+
+
+def test_a_golden_pack_path_never_writes_outside_the_folder(tmp_path: Path) -> None:
+    import shutil
+
+    from rules_dsl.golden import write_golden
+
+    shutil.copytree(Path(__file__).parent.parent / "cards", tmp_path / "cards")
+    (tmp_path / "golden").mkdir()
+    pack = str(tmp_path / "golden" / ".." / "cards")
+    written = write_golden(tmp_path / "golden", [(pack, 2, 1, None)])
+    assert [p.parent for p in written] == [tmp_path / "golden"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards", "golden"]

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rules_dsl.checking.runner import CheckOptions, Failure, Outcome, run_check
 from rules_dsl.checking.scenario_file import write_scenario
 from rules_dsl.engine import Engine, builtin_packs, pack_paths
+from rules_dsl.files import check_output_dir
 from rules_dsl.terminal import check_players, echo, table, whole_number
 from rules_dsl.terminal import console as terminal_console
 from rules_dsl.testing.games import DRAWN, MAX_DECISIONS
@@ -78,6 +79,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output_dir(args.out, "the failures' scenarios")  # before any game is played
     console = terminal_console(stderr=True)
     builtin = set(builtin_packs())
     rows: list[tuple[str, Outcome, int]] = []

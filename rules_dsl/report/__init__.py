@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rules_dsl import files
 from rules_dsl.errors import RulesError
 
 MISSING = "rules-dsl report needs matplotlib, statsmodels and pandas: pip install 'rules-dsl[report]'"
@@ -34,15 +35,15 @@ def build(paths: list[str], out: Path, warn: Any = None) -> dict[str, Any]:
         games.extend(loaded.games)
     if not games:
         raise RulesError(f"no game results in {', '.join(paths)}" + (f" ({skipped} lines skipped)" if skipped else ""))
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RulesError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    files.output_dir(out, "the report")
     figs = figures.compute(games)
     figs["sources"] = list(paths)
     figs["skipped_lines"] = skipped
-    images = plots.draw(figs, out)
-    page.write(figs, images, out / "index.html")
+    try:
+        images = plots.draw(figs, out)
+        page.write(figs, images, out / "index.html")
+    except OSError as exc:  # a full disk, a folder made read-only meanwhile
+        raise RulesError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
     return figs
 
 
@@ -51,7 +52,7 @@ def command(args: Any) -> int:
 
     from rules_dsl.terminal import echo
 
-    out = Path(args.out)
+    out = files.check_output_dir(args.out, "the report")  # before reading the results
     figs = build(list(args.results), out, warn=lambda text: echo(text, stderr=True))
     skipped = figs["skipped_lines"]
     note = f", {skipped} broken or foreign lines skipped" if skipped else ""
