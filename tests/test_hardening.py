@@ -930,3 +930,76 @@ def test_a_garbage_golden_transcript_under_check(tmp_path: Path, capsys: Any, ga
     assert main(["golden", "--dir", str(tmp_path), "--check"]) == 1
     out = capsys.readouterr().out
     assert f"{tmp_path / 'base-2p-seed1.txt'}" in out and "0 passed, 1 failed" in out
+
+
+# ---- scenario files (issue 19, kind 6: yaml_data for the file, field checks in the scenario) --
+
+
+def _run_scenario_text(tmp_path: Path, text: str) -> Any:
+    from rules_dsl.scenario import run_scenario_file
+
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    return _finishes(lambda: run_scenario_file(path), 60)
+
+
+def _bomb(key: str) -> str:
+    lines = ["x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i, name in enumerate("bcdefghi"):
+        lines.append(f"x-{name}: &{name} [{', '.join(['*' + 'abcdefghi'[i]] * 9)}]")
+    return "\n".join(lines) + f"\n{key}: *i\n"
+
+
+@pytest.mark.parametrize("key", ["name", "decisions", "variants"])
+def test_a_scenario_alias_bomb_is_refused_quickly(tmp_path: Path, key: str) -> None:
+    report = _run_scenario_text(tmp_path, _bomb(key))
+    assert not report.ok
+    assert report.checks[0].detail == (
+        f"line 2, column 10: the aliases of this file expand to more than {MAX_YAML_VALUES} values"
+    )
+
+
+def test_a_deeply_nested_scenario_is_refused(tmp_path: Path) -> None:
+    report = _run_scenario_text(tmp_path, "name: deep\ndecisions: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert report.checks[0].detail == "line 2, column 111: the YAML is nested more than 100 deep"
+
+
+@pytest.mark.parametrize(
+    ("wanted", "words"),
+    [
+        ("{at-least: many}", "at-least: is a whole number, not 'many'"),
+        ("{at-most: [1]}", "at-most: is a whole number, not [1]"),
+        ("'7'", "is a number: expect a whole number, {at-least: N} or {at-most: N}, not '7'"),
+        ("true", "is a number: expect a whole number"),
+    ],
+)
+def test_an_invariant_with_a_bound_that_is_no_number(tmp_path: Path, wanted: str, words: str) -> None:
+    report = _run_scenario_text(
+        tmp_path, f"name: inv\npack: base\nexpect:\n  invariants:\n    the role display keeps its roles: {wanted}\n"
+    )
+    failed = [c for c in report.checks if not c.ok]
+    assert [c.name for c in failed] == ["at the end: invariant the role display keeps its roles"]
+    assert words in failed[0].detail
+
+
+def test_a_holds_invariant_expects_true_or_false(tmp_path: Path) -> None:
+    from rules_dsl.checking.pack_invariants import scenario_check
+
+    engine = Engine.for_pack("base")
+    holds = [i.name for i in engine.rules.invariants if i.kind == "holds"]
+    if not holds:
+        pytest.skip("the base pack declares no 'holds' invariant")
+    st = engine.new_game(2, 1)
+    assert scenario_check(engine.rules, st, holds[0], "yes") == (
+        False,
+        f"invariant {holds[0]!r} holds or not: expect true or false, not 'yes'",
+    )
+    assert scenario_check(engine.rules, st, holds[0], True)[0]
+
+
+@pytest.mark.parametrize("key", ["active", "start-player"])
+def test_a_seat_given_as_text_is_refused(tmp_path: Path, key: str) -> None:
+    report = _run_scenario_text(tmp_path, f"name: seat\npack: base\nposition:\n  {key}: '1'\n")
+    assert not report.ok
+    assert report.checks[-1].detail == "players are numbered 1..2, not '1'"
+    assert _run_scenario_text(tmp_path, f"name: seat\npack: base\nposition:\n  {key}: 1\n").checks[0].ok
