@@ -30,7 +30,32 @@ def load(rules: Rules, text: str, replay: bool = True) -> GameState:
         difference = replay_difference(rules, st)
         if difference:
             raise StateFormatError(f"the saved state is not the game its seed and decisions give: {difference}")
+    else:
+        problem = pending_problem(rules, st)
+        if problem:
+            raise StateFormatError(f"inconsistent game state: {problem}")
     return st
+
+
+def pending_problem(rules: Rules, st: GameState) -> str:
+    """Why the pending decision's values are not ones its rules can take, or ''.
+
+    Without a replay nothing says what the values should be, and only the effect that
+    asked knows their type (a card, a count, a pair, an alternative's index): so each
+    option is applied to a copy. A rules error is the game's own (a limit, say) and is
+    reported when it is played; anything else means the saved values are wrong."""
+    d = st.pending
+    if d is None:
+        return ""
+    for option, value in zip(d.options, d.values):
+        try:
+            interpreter.apply(rules, st.clone(), option)
+        except RulesError:
+            continue
+        except Exception:  # noqa: BLE001 - the saved value, not the engine, is wrong: refuse the file
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            return f"the pending decision's value for option {option!r} ({shown}) is not one it can take"
+    return ""
 
 
 def check_fields(rules: Rules, st: GameState) -> list[str]:

@@ -7,6 +7,7 @@ where and what, and that nothing was lost.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -1003,3 +1004,38 @@ def test_a_seat_given_as_text_is_refused(tmp_path: Path, key: str) -> None:
     assert not report.ok
     assert report.checks[-1].detail == "players are numbered 1..2, not '1'"
     assert _run_scenario_text(tmp_path, f"name: seat\npack: base\nposition:\n  {key}: 1\n").checks[0].ok
+
+
+# ---- saved positions without replay (issue 19, kind 8: saved.pending_problem) -----------------
+
+
+@pytest.mark.parametrize("bad", ["x", [1, 2], None, {"a": 1}, 10**15], ids=["text", "list", "null", "mapping", "huge"])
+def test_a_saved_position_without_replay_checks_the_pending_values(engine: Engine, bad: Any) -> None:
+    refused = 0
+    for decisions in (0, 3, 6, 12):
+        data = _saved(engine, decisions)
+        values = data["pending"]["values"]
+        if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            continue
+        for i in range(len(values)):
+            changed = json.loads(json.dumps(data))
+            changed["pending"]["values"][i] = bad
+            try:
+                st = engine.from_json(json.dumps(changed), replay=False)
+            except StateFormatError as exc:
+                assert "the pending decision's value for option" in str(exc)
+                refused += 1
+                continue
+            # accepted: then every option plays without a crash (a rules error at most)
+            for option in st.pending.options if st.pending else []:
+                with contextlib.suppress(GameRuntimeError):
+                    engine.apply(st.clone(), option)
+    assert refused > 0
+
+
+def test_a_saved_position_without_replay_still_loads(engine: Engine) -> None:
+    for decisions in (0, 5, 12):
+        data = _saved(engine, decisions)
+        assert engine.to_json(engine.from_json(json.dumps(data), replay=False)) == json.dumps(
+            data, sort_keys=True, separators=(",", ":")
+        )
