@@ -359,7 +359,7 @@ def add_arguments(p: Any) -> None:
     )
     p.add_argument(
         "--processes",
-        type=terminal.whole_number(1),
+        type=terminal.whole_number(1, terminal.MAX_PROCESSES),
         default=1,
         help="worker processes (default: 1); results do not depend on it",
     )
@@ -388,8 +388,6 @@ def command(args: Any) -> int:
 
     if args.games > 10_000_000:  # the least (1) is checked by argparse
         raise RulesError(f"--games {args.games}: give 1 to 10000000 games")
-    if args.processes > 1024:
-        raise RulesError(f"--processes {args.processes}: give 1 to 1024")
     if args.resume and not args.out:
         raise RulesError("--resume needs --out FILE (the results to continue)")
     if args.scheduler and args.backend != "dask":

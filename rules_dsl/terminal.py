@@ -91,13 +91,16 @@ def print_json(data: Any) -> None:
     sys.stdout.write(_JSON_UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
-def whole_number(least: int | None) -> Any:
-    """An argparse type: a whole number no smaller than `least` (None: any, e.g. a seed) and
+MAX_PROCESSES = 1024  # worker processes of simulate and check
+
+
+def whole_number(least: int | None, most: int | None = None) -> Any:
+    """An argparse type: a whole number from `least` (None: any, e.g. a seed) to `most` and
     of at most numbers.MAX_DIGITS digits, or a clear usage error."""
 
     def parse(text: str) -> int:
         try:
-            return numbers.whole(text, "the value", least)
+            return numbers.whole(text, "the value", least, most)
         except numbers.NumberError as exc:
             raise argparse.ArgumentTypeError(str(exc).removeprefix("the value: ")) from None
 

@@ -1039,3 +1039,117 @@ def test_a_saved_position_without_replay_still_loads(engine: Engine) -> None:
         assert engine.to_json(engine.from_json(json.dumps(data), replay=False)) == json.dumps(
             data, sort_keys=True, separators=(",", ":")
         )
+
+
+# ---- pack parts (issue 19, kind 7) -------------------------------------------------------------
+
+
+def _add_part_file(folder: Path, name: str, text: str) -> Path:
+    (folder / name).write_text(text, encoding="utf-8")
+    manifest = (folder / "pack.yaml").read_text(encoding="utf-8")
+    (folder / "pack.yaml").write_text(manifest.replace("techs.yaml,", f"techs.yaml, {name},"), encoding="utf-8")
+    return folder / name
+
+
+@pytest.mark.parametrize("value", ["[[hand]]", "[{hand: 1}]", "{hand: 1}"])
+def test_a_statistic_zone_given_a_list_or_a_map(pack_copy: PackCopy, value: str) -> None:
+    old = "  played: {from: hand, to: action-area}\n"
+    folder = pack_copy(("rules.yaml", old, f"  played: {{from: {value}, to: hand}}\n"))
+    found = problems(folder)
+    assert [p.message.split(": unknown zone")[0] for p in found] == ["statistic 'played'"] * len(found)
+
+
+@pytest.mark.parametrize("value", ["[box]", "{box: 1}"])
+def test_a_choosable_zone_given_a_list_or_a_map(pack_copy: PackCopy, value: str) -> None:
+    folder = pack_copy()
+    _add_part_file(folder, "pick.yaml", f"choosable:\n  pick:\n    from: {value}\n    to: box\n")
+    p = one_problem(folder)
+    assert p.message.startswith("choosable 'pick': unknown zone")
+    assert p.file == str(folder / "pick.yaml")
+
+
+def test_a_card_kind_given_a_list(pack_copy: PackCopy) -> None:
+    folder = pack_copy()
+    _add_cards_file(folder, ["  - {id: odd, kind: [role-card], zone: box, count: 1}\n"])
+    p = one_problem(folder)
+    assert p.message == "unknown kind ['role-card']" and p.card == "odd"
+
+
+def test_the_same_pack_many_times_is_refused_before_any_is_read(capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    assert _finishes(lambda: main(["cards", "--pack", ",".join(["base"] * 1000)]), 30) == 1
+    assert capsys.readouterr().err == "error: pack 'base' is given twice\n"
+
+
+def test_a_folder_and_its_id_are_the_same_pack(capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    cards = str(Path(__file__).parent.parent / "cards")
+    assert main(["cards", "--pack", f"base,{cards}"]) == 1
+    assert capsys.readouterr().err == f"error: pack {cards!r} is given twice (as 'base')\n"
+
+
+@pytest.mark.parametrize(("key", "most"), [("steps", 1_000_000), ("decisions-per-turn", 100_000)])
+def test_limits_stop_at_maxima_that_end_in_seconds(pack_copy: PackCopy, key: str, most: int) -> None:
+    folder = pack_copy()
+    _add_part_file(folder, "limits.yaml", f"limits:\n  {key}: {most + 1}\n")
+    assert one_problem(folder).message == f"the limit {key} is a whole number from 1 to {most}"
+    (folder / "limits.yaml").write_text(f"limits:\n  {key}: {most}\n", encoding="utf-8")
+    Engine.load([str(folder)])
+
+
+def test_an_extension_past_a_bound_is_reported_at_the_extension(pack_copy: PackCopy) -> None:
+    from rules_dsl.parser import MAX_TEXT
+
+    folder = pack_copy()
+    base_setup = (folder / "rules.yaml").read_text(encoding="utf-8").split("setup: |\n")[1].split("\n\n")[0]
+    room = MAX_TEXT - len(base_setup) + 100
+    addition = "draw 1 card; " * (room // 13) + "draw 1 card"
+    assert len(addition) < MAX_TEXT
+    mod = _add_part_file(folder, "more.yaml", f"extend:\n  setup:\n    after: |\n      {addition}\n")
+    found = problems(folder)
+    mine = [p for p in found if "breaks a bound" in p.message]
+    assert mine and mine[0].file == str(mod), [p.render() for p in found]
+
+
+def test_a_bad_extended_score_is_one_problem(tmp_path: Path) -> None:
+    import shutil
+
+    mod = tmp_path / "bounties"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "mods" / "bounties", mod)
+    text = (mod / "bounties.yaml").read_text(encoding="utf-8")
+    old = "  score: the total reward of bounties in your claimed\n"
+    assert text.count(old) == 1
+    bad = text.replace(old, "  score: the total reward of of bounties\n")
+    (mod / "bounties.yaml").write_text(bad, encoding="utf-8")
+    p = one_problem([Path(__file__).parent.parent / "cards", mod])
+    assert p.file == str(mod / "bounties.yaml") and p.message == "unexpected word 'bounties'"
+
+
+def test_a_let_using_its_own_name_is_a_compile_error(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("roles.yaml", SURVEY, "ACTION: let Q be Q plus 1; draw Q cards\n"))
+    p = one_problem(folder)
+    assert p.message.startswith("nothing is called 'Q' here: no 'let Q be ...' comes before it")
+    assert p.column == 24  # the Q after 'be'
+    Engine.load([str(pack_copy(("roles.yaml", "let Q be Q plus 1", "let Q be 1; let Q be Q plus 1")))])
+
+
+@pytest.mark.parametrize("command", ["check", "simulate"])
+def test_processes_are_bounded_for_check_and_simulate(capsys: Any, command: str) -> None:
+    from rules_dsl.cli import main
+
+    argv = [command, "base", "--processes", "5000"] if command == "check" else [command, "--processes", "5000"]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith("error: argument --processes: 5000 is too big: give at most 1024\n")
+
+
+def test_a_check_failure_file_is_named_after_the_pack_checked() -> None:
+    from rules_dsl.checking.command import _checked_name
+
+    builtin = {"base", "escalation"}
+    assert _checked_name("escalation", builtin) == "escalation"
+    assert _checked_name("examples/mods/bounties", builtin) == "bounties"
+    assert _checked_name("cards/,examples/mods/envoys/", builtin) == "cards-envoys"

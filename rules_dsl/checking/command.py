@@ -14,7 +14,7 @@ from rules_dsl.checking.runner import CheckOptions, Failure, Outcome, run_check
 from rules_dsl.checking.scenario_file import write_scenario
 from rules_dsl.engine import Engine, builtin_packs, pack_paths
 from rules_dsl.files import check_output_dir
-from rules_dsl.terminal import check_players, echo, table, whole_number
+from rules_dsl.terminal import MAX_PROCESSES, check_players, echo, table, whole_number
 from rules_dsl.terminal import console as terminal_console
 from rules_dsl.testing.games import DRAWN, MAX_DECISIONS
 
@@ -53,7 +53,9 @@ def add_parser(sub: Any) -> None:
         metavar="S",
         help="hypothesis seed: the same seed checks the same games",
     )
-    p.add_argument("--processes", type=whole_number(1), default=1, metavar="N", help="worker processes (default: 1)")
+    p.add_argument(
+        "--processes", type=whole_number(1, MAX_PROCESSES), default=1, metavar="N", help="worker processes (default: 1)"
+    )
     p.add_argument(
         "--max-decisions",
         type=whole_number(1),
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         rows.append((pack, outcome, len(engine.rules.invariants)))
         if outcome.failure is not None:
             status = 1
-            name = Path(paths[-1]).name if pack not in builtin else pack
+            name = _checked_name(pack, builtin)
             target = Path(args.out) / f"{_slug(name)}-{_slug(outcome.failure.invariant)[:40].strip('-')}.yaml"
             written = write_scenario(outcome.failure, pack, paths, builtin, target)
             echo(render_failure(pack, outcome.failure, written))
@@ -142,6 +144,14 @@ def _options(engine: Engine, args: argparse.Namespace) -> CheckOptions:
         max_decisions=args.max_decisions,
         drawn=args.drawn,
     )
+
+
+def _checked_name(pack: str, builtin: set[str]) -> str:
+    """The name of what was checked, for the failure's file: the pack as given (its folder's
+    name), never a pack it requires (those come after it in the folders to load)."""
+    if pack in builtin:
+        return pack
+    return "-".join(Path(item.strip()).name or item.strip() for item in pack.split(",") if item.strip())
 
 
 def _slug(text: str) -> str:

@@ -129,6 +129,9 @@ def find_installed(pack_id: str) -> InstalledPack:
     return pack
 
 
+MAX_PACKS = 100  # packs given together (a base game and its mods)
+
+
 def resolve(items: Iterable[str]) -> list[str]:
     """Pack ids and pack folders -> the folders to load, with the installed packs they require.
 
@@ -136,14 +139,19 @@ def resolve(items: Iterable[str]) -> list[str]:
     pack's id, or contain a '/' (then the loader reports a missing folder precisely).
     """
     folders: list[str] = []
+    seen: dict[Path, str] = {}
     for item in items:
         item = item.strip()
         if not item:
             continue
-        if Path(item).is_dir() or "/" in item:
-            folders.append(item)
-        else:
-            folders.append(find_installed(item).folder)
+        folder = item if Path(item).is_dir() or "/" in item else find_installed(item).folder
+        key = Path(folder).resolve()
+        if key in seen:  # said before any pack is read: 1,000 copies are not compiled first
+            raise RulesError(f"pack {item!r} is given twice" + (f" (as {seen[key]!r})" if seen[key] != item else ""))
+        seen[key] = item
+        if len(seen) > MAX_PACKS:
+            raise RulesError(f"at most {MAX_PACKS} packs can be played together")
+        folders.append(folder)
     if not folders:
         raise RulesError(
             f"no pack given: name an installed pack ({', '.join(sorted(installed_packs()))}) or a pack folder"
