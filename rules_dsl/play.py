@@ -9,9 +9,11 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from rules_dsl import numbers
+from rules_dsl import files, numbers
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.engine import Engine
+from rules_dsl.errors import RulesError
+from rules_dsl.state import GameState
 from rules_dsl.terminal import printable
 
 
@@ -76,14 +78,22 @@ def play(
     seed: int,
     variants: list[str] | None,
     humans: set[int],
-    read: Callable[[], str] = input,
-    out: TextIO = sys.stdout,
+    read: Callable[[], str] | None = None,
+    out: TextIO | None = None,
+    start: GameState | None = None,
 ) -> None:
-    def write(text: str) -> None:  # names and options come from the pack's files
-        out.write(printable(text))
+    """Play at the terminal: a new game, or `start` (a loaded one) from where it is. At a
+    prompt, `save FILE` writes the game (`rules-dsl load FILE` goes on with it), `q` quits."""
 
-    st = engine.new_game(players, seed, variants)
-    bots = {p: RandomBot(seed * 1009 + p) for p in range(players) if p not in humans}
+    stream = sys.stdout if out is None else out  # the stdout and input of the call, not of the import
+    ask = input if read is None else read
+
+    def write(text: str) -> None:  # names and options come from the pack's files
+        stream.write(printable(text))
+
+    st = start if start is not None else engine.new_game(players, seed, variants)
+    later = len(st.log)  # a loaded game's bots draw other choices than a new one's
+    bots = {p: RandomBot(seed * 1009 + p + later * 7919) for p in range(players) if p not in humans}
     while st.pending is not None:
         d = st.pending
         if d.player in bots:
@@ -97,19 +107,26 @@ def play(
             write(f"  {i}. {option}\n")
         while True:
             write("> ")
-            out.flush()
+            stream.flush()
             try:
-                answer = read().strip()
+                answer = ask().strip()
             except EOFError:
                 write("\nbye\n")
                 return
             if answer in ("q", "quit"):
                 return
+            if answer.startswith("save "):
+                try:
+                    saved = files.write_text(answer[5:].strip(), engine.to_json(st), "the saved game")
+                    write(f"saved to {saved}; go on with: rules-dsl load {saved} --play\n")
+                except RulesError as exc:
+                    write(f"{exc}\n")
+                continue
             answer = _option(answer, d.options)
             if answer in d.options:
                 engine.apply(st, answer)
                 break
-            write(f"not an option: type 1 to {len(d.options)}, an option id, or q to quit\n")
+            write(f"not an option: type 1 to {len(d.options)}, an option id, save FILE, or q to quit\n")
     write(
         f"\ngame over ({st.end_trigger}): scores "
         + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(st.scores))

@@ -9,12 +9,29 @@ tampered one, is refused with the first difference.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from rules_dsl import chosen, interpreter, serialize
+from rules_dsl import chosen, files, interpreter, numbers, serialize
 from rules_dsl.errors import RulesError, StateFormatError
 from rules_dsl.rules import Rules
 from rules_dsl.state import GameState
+
+MAX_FILE_BYTES = 50_000_000  # a saved game of the longest game is well under a megabyte
+
+
+def read_file(path: str) -> tuple[str, list[str]]:
+    """A saved game file's text and the packs it names (to load them), read as every
+    user's file is (rules_dsl/files.py); StateFormatError for a file that names none."""
+    text = files.read_text(path, MAX_FILE_BYTES, "a saved game")
+    try:
+        data = json.loads(text, parse_int=numbers.json_int)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError, as is NumberError
+        raise StateFormatError(f"{path} is not a saved game: {exc}") from None
+    packs = data.get("packs") if isinstance(data, dict) else None
+    if not isinstance(packs, list) or not packs or not all(isinstance(p, str) and p for p in packs):
+        raise StateFormatError(f"{path} is not a saved game: it names no packs (a list of pack ids)")
+    return text, packs
 
 
 def load(rules: Rules, text: str, replay: bool = True) -> GameState:

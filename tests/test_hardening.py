@@ -1153,3 +1153,85 @@ def test_a_check_failure_file_is_named_after_the_pack_checked() -> None:
     assert _checked_name("escalation", builtin) == "escalation"
     assert _checked_name("examples/mods/bounties", builtin) == "bounties"
     assert _checked_name("cards/,examples/mods/envoys/", builtin) == "cards-envoys"
+
+
+# ---- rules-dsl load: a saved game through the same checked loader (issue 19) -------------------
+
+
+def _save(engine: Engine, path: Path, decisions: int = 7) -> dict[str, Any]:
+    data = _saved(engine, decisions)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return data
+
+
+def test_load_shows_a_saved_game_where_it_stands(engine: Engine, tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    data = _save(engine, tmp_path / "g.json")
+    assert main(["load", str(tmp_path / "g.json"), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["seed"], shown["decisions"], shown["players"]) == (data["seed"], len(data["log"]), 2)
+    assert shown["pending"]["options"] == data["pending"]["options"]
+    assert main(["load", str(tmp_path / "g.json")]) == 0
+    out = capsys.readouterr().out
+    assert f"seed {data['seed']}" in out and f"  1. {data['pending']['options'][0]}" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d["counters"]["influence"].__setitem__(0, 7), "the replay gives"),
+        (lambda d: d.__setitem__("seed", int("9" * 30)), "digits is too big"),
+        (lambda d: d.__setitem__("packs", 3), "it names no packs"),
+        (lambda d: d["pending"]["values"].__setitem__(0, "x"), "state.pending.values[0]"),
+    ],
+)
+def test_load_refuses_a_bad_saved_game(
+    engine: Engine, tmp_path: Path, capsys: Any, change: Callable[[dict[str, Any]], Any], words: str
+) -> None:
+    from rules_dsl.cli import main
+
+    data = _saved(engine, 7)
+    change(data)
+    (tmp_path / "g.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["load", str(tmp_path / "g.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err, err
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_load_reads_only_regular_files(tmp_path: Path, capsys: Any, kind: str) -> None:
+    from rules_dsl.cli import main
+
+    path = _special(kind, tmp_path / "g.json")
+    assert _finishes(lambda: main(["load", str(path)])) == 1
+    assert "not a regular file" in capsys.readouterr().err
+
+
+def test_load_without_replay_checks_the_pending_values(engine: Engine, tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    data = _saved(engine, 7)
+    data["counters"]["influence"][0] = 7  # a position set up by hand
+    (tmp_path / "g.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["load", str(tmp_path / "g.json"), "--no-replay", "--json"]) == 0
+    capsys.readouterr()
+
+
+def test_play_saves_and_load_plays_on(engine: Engine, tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    import io
+
+    from rules_dsl.cli import main
+    from rules_dsl.play import play
+
+    out = io.StringIO()
+    answers = iter(["1", "1", f"save {tmp_path / 'g.json'}", "q"])
+    play(engine, 2, 1, None, {0}, read=lambda: next(answers), out=out)
+    assert f"saved to {tmp_path / 'g.json'}" in out.getvalue()
+    saved = engine.from_json((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert len(saved.log) >= 2 and saved.pending is not None
+    monkeypatch.setattr("builtins.input", lambda: "q")
+    assert main(["load", str(tmp_path / "g.json"), "--play"]) == 0
+    assert (
+        f"player {saved.pending.player + 1}, {saved.pending.source}: {saved.pending.prompt}" in capsys.readouterr().out
+    )
