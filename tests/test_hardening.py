@@ -1235,3 +1235,14 @@ def test_play_saves_and_load_plays_on(engine: Engine, tmp_path: Path, capsys: An
     assert (
         f"player {saved.pending.player + 1}, {saved.pending.source}: {saved.pending.prompt}" in capsys.readouterr().out
     )
+
+
+def test_a_manifest_linked_from_outside_the_pack_folder_is_not_followed(tmp_path: Path) -> None:
+    from rules_dsl.packs.installed import with_requirements
+
+    (tmp_path / "outside.yaml").write_text("id: x\nrequires: [escalation]\n", encoding="utf-8")
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "pack.yaml").symlink_to(tmp_path / "outside.yaml")
+    assert with_requirements([str(tmp_path / "x")]) == [str(tmp_path / "x")]
+    p = one_problem(tmp_path / "x")
+    assert p.message.startswith("cannot read: it is a link to a file outside")

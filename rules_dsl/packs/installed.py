@@ -19,8 +19,9 @@ from typing import Any
 import attrs
 from ruamel.yaml import YAML
 
+from rules_dsl import files
 from rules_dsl.errors import RulesError, suggest
-from rules_dsl.packs.loader import MANIFEST, find_pack_folders
+from rules_dsl.packs.loader import MANIFEST, MAX_FILE_BYTES, find_pack_folders
 from rules_dsl.packs.versions import engine_problem
 
 GROUP = "rules_dsl.packs"
@@ -44,7 +45,8 @@ class InstalledPack:
 def read_manifest(folder: Path) -> dict[str, Any]:
     """A pack folder's manifest, or {} if it cannot be read (the loader reports why)."""
     try:
-        data = YAML(typ="safe").load((folder / MANIFEST).read_text(encoding="utf-8"))
+        text = files.read_text(folder / MANIFEST, MAX_FILE_BYTES, inside=folder)  # never a FIFO or /dev/zero
+        data = YAML(typ="safe").load(text)
     except Exception:  # any broken manifest is the loader's to report, with its position
         return {}
     return data if isinstance(data, dict) else {}
