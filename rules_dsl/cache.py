@@ -24,6 +24,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rules_dsl import files
+
 if TYPE_CHECKING:
     from rules_dsl.rules import Rules
 
@@ -95,14 +97,14 @@ def content_key(folders: list[str]) -> str | None:
     h.update(repr(folders).encode() + b"\0")
     total = 0
     for folder in find_pack_folders(folders):
-        files = _folder_files(folder) if folder.is_dir() else None
-        if files is None:
+        listed = _folder_files(folder) if folder.is_dir() else None
+        if listed is None:
             return None
         h.update(str(folder.resolve()).encode() + b"\0")
-        for path in files:
-            try:
-                data = path.read_bytes()
-            except OSError:
+        for path in listed:
+            try:  # a FIFO, a device or a link out of the folder: never read here
+                data = files.read_bytes(path, MAX_BYTES - total, inside=folder)
+            except files.FileProblem:
                 return None
             total += len(data)
             if total > MAX_BYTES:

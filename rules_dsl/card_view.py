@@ -3,7 +3,6 @@ count and set of variants, and one card's source text, canonical text and compil
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,7 +15,7 @@ from rules_dsl.interpreter import resolve_params
 from rules_dsl.parser import parse
 from rules_dsl.printer import to_text
 from rules_dsl.rules import CardType, Rules
-from rules_dsl.terminal import print_json
+from rules_dsl.terminal import echo, print_json
 
 
 @attrs.frozen
@@ -146,7 +145,7 @@ def show_cards(
             rows = [{"id": ct.id, "kind": ct.kind, "copies": copies(ct, game), "name": ct.name} for ct in rules.cards]
             print_json({"setting": attrs.asdict(game), "cards": rows})
         else:
-            print("\n".join([f"{rules.name}: {game.describe()}", *listing(rules, game)]))
+            echo("\n".join([f"{rules.name}: {game.describe()}", *listing(rules, game)]))
         return 0
     status = 0
     views: list[CardView] = []
@@ -154,13 +153,13 @@ def show_cards(
         try:
             views.append(view(rules, find(rules, card_id), game))
         except RulesError as exc:
-            print(exc, file=sys.stderr)
+            echo(str(exc), stderr=True)
             status = 1
     if as_json:
         print_json({"setting": attrs.asdict(game), "cards": [attrs.asdict(v) for v in views]})
         return status
     header = f"{rules.name}: {game.describe()}"
     for card in views:
-        print("\n".join([header, *render(card)]))
+        echo("\n".join([header, *render(card)]))
         header = ""  # a blank line between cards
     return status

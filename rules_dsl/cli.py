@@ -124,7 +124,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if args.json:
             terminal.print_json({"ok": False, "folders": folders, "problems": [attrs.asdict(p) for p in exc.problems]})
         else:
-            print(exc.render(), file=sys.stderr)
+            terminal.echo(exc.render(), stderr=True)
         return 1
     warnings = [w.render() for w in rules.warnings]
     strict = args.strict and bool(warnings)
@@ -144,7 +144,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         )
         return 1 if strict else 0
     for line in warnings:
-        print(line, file=sys.stderr)
+        terminal.echo(line, stderr=True)
     if strict:
         n = len(warnings)
         print(f"{n} warning{'s' if n != 1 else ''} found (--strict makes them errors)", file=sys.stderr)
@@ -153,7 +153,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         terminal.say(f"overridden: {line}", style="yellow")
     if args.explain:
         for line in rules.additions:
-            print(line)
+            terminal.echo(line)
     counted = f" with {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""
     terminal.say(
         f"ok{counted}: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
@@ -178,7 +178,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise RulesError(f"cannot write the schemas to {args.out}: {exc.strerror}") from exc
     for path in written:
-        print(f"wrote {path}")
+        terminal.echo(f"wrote {path}")
     return 0
 
 
@@ -222,7 +222,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
         sys.stdout.write(narrated(engine, args.players, args.seed, variants, random_chooser(args.seed)))
         return 0
     text = transcript(engine, args.players, args.seed, variants, random_chooser(args.seed), "random playthrough")
-    sys.stdout.write(text)
+    sys.stdout.write(terminal.printable(text))
     return 0
 
 
@@ -256,6 +256,65 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return run(args.host, args.port, Path(args.db) if args.db else default_db())
 
 
+def cmd_load(args: argparse.Namespace) -> int:
+    """`rules-dsl load FILE`: a saved game, checked as every loader checks (rules_dsl/saved.py),
+    shown where it stands, or played on with --play."""
+    from rules_dsl import saved
+    from rules_dsl.play import play, render_observation
+
+    text, packs = saved.read_file(args.file)
+    engine = _engine(args.pack or ",".join(packs))
+    st = engine.from_json(text, replay=not args.no_replay)
+    if args.play:
+        humans = {h - 1 for h in (args.human or [1])}
+        terminal.check_seats(args.human or [1], st.players)
+        play(engine, st.players, st.seed, list(st.variants), humans, start=st)
+        return 0
+    d = st.pending
+    if args.json:
+        terminal.print_json(
+            {
+                "packs": list(st.packs),
+                "players": st.players,
+                "seed": st.seed,
+                "variants": list(st.variants),
+                "decisions": len(st.log),
+                "turn": st.turn + 1,
+                "round": st.round + 1,
+                "phase": st.phase,
+                "over": st.over,
+                "scores": list(st.scores),
+                "winners": [w + 1 for w in st.winners],
+                "pending": None
+                if d is None
+                else {"player": d.player + 1, "prompt": d.prompt, "source": d.source, "options": list(d.options)},
+            }
+        )
+        return 0
+    terminal.say(
+        f"{engine.rules.name}: {st.players} players, seed {st.seed}, variants: {', '.join(st.variants) or 'none'}; "
+        f"{len(st.log)} decisions made",
+        "bold",
+    )
+    if st.over:
+        terminal.say(
+            f"game over ({st.end_trigger}): scores "
+            + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(st.scores))
+            + "; winners "
+            + ", ".join(f"player {w + 1}" for w in st.winners)
+        )
+        return 0
+    seat = (args.seat - 1) if args.seat else (d.player if d is not None else st.active)
+    terminal.check_seats([seat + 1], st.players)
+    for line in render_observation(engine.observe(st, seat), seat).splitlines():
+        terminal.say(line)
+    if d is not None:
+        terminal.say(f"player {d.player + 1}, {d.source}: {d.prompt}")
+        for i, option in enumerate(d.options, 1):
+            terminal.say(f"  {i}. {option}")
+    return 0
+
+
 def cmd_golden(args: argparse.Namespace) -> int:
     from rules_dsl.golden import check_golden, golden_games, write_golden
 
@@ -268,7 +327,7 @@ def cmd_golden(args: argparse.Namespace) -> int:
         terminal.say(summary, style="bold red" if problems else "bold green")
         return 1 if problems else 0
     for path in write_golden(folder):
-        print(f"wrote {path}")
+        terminal.echo(f"wrote {path}")
     return 0
 
 
@@ -337,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("playthrough", help="print a readable transcript of one random-bot game")
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=terminal.whole_number(None), default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.add_argument(
         "--scenario", action="append", metavar="NAME", help="a scenario card, by name (the choice scenario=NAME)"
@@ -352,7 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game at the terminal against random bots")
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE  # type: ignore[attr-defined]
     p.add_argument("--players", type=terminal.whole_number(1), default=2)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=terminal.whole_number(None), default=1)
     p.add_argument("--variant", action="append", metavar="NAME")
     p.add_argument(
         "--scenario", action="append", metavar="NAME", help="a scenario card, by name (the choice scenario=NAME)"
@@ -368,6 +427,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--load", metavar="FILE", help="go on with a game saved at the prompt (save FILE); --pack must be its pack's"
     ).complete = shtab.FILE  # type: ignore[attr-defined]
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "load",
+        help="show a saved game where it stands (what the deciding player sees), or --play it on",
+        description="Load a saved game (the JSON `save FILE` writes in `rules-dsl play`, or Engine.to_json), "
+        "checked field by field and replayed from its seed and decisions; show it, or go on playing it.",
+    )
+    p.add_argument("file", help="the saved game (JSON)").complete = shtab.FILE  # type: ignore[attr-defined]
+    p.add_argument(
+        "--pack", help="the packs to load it with (default: the installed packs it names)"
+    ).complete = PACK_COMPLETE  # type: ignore[attr-defined]
+    p.add_argument(
+        "--no-replay",
+        action="store_true",
+        help="a position no decision log reaches (set up by hand): check its fields, do not replay",
+    )
+    p.add_argument("--seat", type=terminal.whole_number(1), help="show what this seat sees (default: who decides)")
+    p.add_argument("--play", action="store_true", help="go on playing it at the terminal against random bots")
+    p.add_argument(
+        "--human",
+        type=terminal.whole_number(1),
+        action="append",
+        metavar="SEAT",
+        help="with --play: a seat you play (default: 1); repeat for hot seat",
+    )
+    p.add_argument("--json", action="store_true", help="print where it stands as JSON")
+    p.set_defaults(func=cmd_load)
 
     from rules_dsl.checking.command import add_parser as add_check_parser
 
@@ -434,7 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except PackError as exc:
-        print(exc.render(), file=sys.stderr)
+        terminal.echo(exc.render(), stderr=True)
         return 1
     except terminal.UsageError as exc:
         terminal.say(f"{parser.prog}: error: {exc}", style="red", stderr=True)

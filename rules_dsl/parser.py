@@ -10,7 +10,7 @@ from typing import Any
 import lark
 from lark import Token, Transformer, v_args
 
-from rules_dsl import ast
+from rules_dsl import ast, numbers
 from rules_dsl.errors import DslSyntaxError
 from rules_dsl.syntax_errors import from_lark
 
@@ -49,6 +49,17 @@ def _words(source: str) -> str:
     return " ".join(_COMMENT.sub("", source).split())
 
 
+def _check_numbers(text: str) -> None:
+    """A number too long to read (rules_dsl/numbers.py), refused where it is."""
+    for match in re.finditer(r"[0-9]+", text):
+        problem = numbers.too_big(match.group())
+        if problem:
+            before = text[: match.start()]
+            line = before.count("\n") + 1
+            column = match.start() - (before.rfind("\n") + 1) + 1
+            raise DslSyntaxError(problem, line, column, width=len(match.group()))
+
+
 @lru_cache(maxsize=4096)
 def parse(text: str, start: str = "start") -> Any:
     """Parse card text (start), a condition or an expression into the syntax tree.
@@ -58,6 +69,7 @@ def parse(text: str, start: str = "start") -> Any:
     """
     if len(text) > MAX_TEXT:
         raise DslSyntaxError(f"the text is {len(text)} characters long; a text may hold at most {MAX_TEXT}", 1, 1)
+    _check_numbers(text)
     try:
         tree = _lark().parse(text, start=start)
     except lark.exceptions.UnexpectedInput as exc:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import attrs
 
-from rules_dsl import card_view, narrate
+from rules_dsl import card_view, files, narrate, numbers
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
 from rules_dsl.state import GameState
+from rules_dsl.terminal import printable
 
 
 def render_observation(obs: dict[str, Any], player: int) -> str:
@@ -102,11 +102,15 @@ def play(
     seed: int,
     variants: list[str] | None,
     humans: set[int],
-    read: Callable[[], str] = input,
-    out: TextIO = sys.stdout,
+    read: Callable[[], str] | None = None,
+    out: TextIO | None = None,
     start: GameState | None = None,
 ) -> None:
-    """Play at the terminal; `start` is a loaded game to go on with."""
+    """Play at the terminal; `start` is a loaded game to go on with. Everything written is
+    escaped (names and options come from the pack's files); `read` and `out` default to the
+    input and stdout of the call, not of the import."""
+    read = input if read is None else read
+    out = cast(TextIO, _Escaped(sys.stdout if out is None else out))
     st = start if start is not None else engine.new_game(players, seed, variants)
     table = _Table(engine, st, narrate.Narrator(engine.rules, st), out)
     book = card_view.setting(engine.rules, st.players, list(st.variants))
@@ -156,13 +160,14 @@ def play(
                 continue
             if word in ("s", "save") and rest:
                 try:
-                    Path(rest).write_text(engine.to_json(st), encoding="utf-8")
-                    out.write(f"saved to {rest}: rules-dsl play --load {rest} goes on from here\n")
-                except OSError as exc:
-                    out.write(f"cannot save to {rest}: {exc.strerror}\n")
+                    saved = files.write_text(rest, engine.to_json(st), "the saved game")
+                    out.write(
+                        f"saved to {saved}: rules-dsl play --load {saved} (or rules-dsl load {saved} --play) goes on\n"
+                    )
+                except RulesError as exc:
+                    out.write(f"{exc}\n")
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(d.options):
-                answer = d.options[int(answer) - 1]
+            answer = _option(answer, d.options)
             if answer in d.options:
                 table.apply(answer)
                 break
@@ -175,6 +180,28 @@ def play(
         + ", ".join(f"player {w + 1}" for w in st.winners)
         + "\n"
     )
+
+
+class _Escaped:
+    """A stream that shows control characters in what is written as escapes (`\\x1b`)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(printable(text))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def _option(answer: str, options: list[str]) -> str:
+    """The option an answer names: its number in the list (ASCII digits only: '²' is no
+    number) or the option id itself."""
+    try:
+        return options[numbers.whole(answer, "the answer", 1, len(options)) - 1]
+    except numbers.NumberError:
+        return answer
 
 
 def _lookup(engine: Engine, game: card_view.Setting, name: str) -> str:

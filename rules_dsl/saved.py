@@ -9,12 +9,29 @@ tampered one, is refused with the first difference.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from rules_dsl import chosen, interpreter, serialize
+from rules_dsl import chosen, files, interpreter, numbers, serialize
 from rules_dsl.errors import RulesError, StateFormatError
 from rules_dsl.rules import Rules
 from rules_dsl.state import GameState
+
+MAX_FILE_BYTES = 50_000_000  # a saved game of the longest game is well under a megabyte
+
+
+def read_file(path: str) -> tuple[str, list[str]]:
+    """A saved game file's text and the packs it names (to load them), read as every
+    user's file is (rules_dsl/files.py); StateFormatError for a file that names none."""
+    text = files.read_text(path, MAX_FILE_BYTES, "a saved game")
+    try:
+        data = json.loads(text, parse_int=numbers.json_int)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError, as is NumberError
+        raise StateFormatError(f"{path} is not a saved game: {exc}") from None
+    packs = data.get("packs") if isinstance(data, dict) else None
+    if not isinstance(packs, list) or not packs or not all(isinstance(p, str) and p for p in packs):
+        raise StateFormatError(f"{path} is not a saved game: it names no packs (a list of pack ids)")
+    return text, packs
 
 
 def load(rules: Rules, text: str, replay: bool = True) -> GameState:
@@ -30,7 +47,32 @@ def load(rules: Rules, text: str, replay: bool = True) -> GameState:
         difference = replay_difference(rules, st)
         if difference:
             raise StateFormatError(f"the saved state is not the game its seed and decisions give: {difference}")
+    else:
+        problem = pending_problem(rules, st)
+        if problem:
+            raise StateFormatError(f"inconsistent game state: {problem}")
     return st
+
+
+def pending_problem(rules: Rules, st: GameState) -> str:
+    """Why the pending decision's values are not ones its rules can take, or ''.
+
+    Without a replay nothing says what the values should be, and only the effect that
+    asked knows their type (a card, a count, a pair, an alternative's index): so each
+    option is applied to a copy. A rules error is the game's own (a limit, say) and is
+    reported when it is played; anything else means the saved values are wrong."""
+    d = st.pending
+    if d is None:
+        return ""
+    for option, value in zip(d.options, d.values):
+        try:
+            interpreter.apply(rules, st.clone(), option)
+        except RulesError:
+            continue
+        except Exception:  # noqa: BLE001 - the saved value, not the engine, is wrong: refuse the file
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            return f"the pending decision's value for option {option!r} ({shown}) is not one it can take"
+    return ""
 
 
 def check_fields(rules: Rules, st: GameState) -> list[str]:

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError
-from ruamel.yaml.reader import ReaderError
 
+from rules_dsl import files, yaml_data
+from rules_dsl import numbers as number_text
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine, pack_paths
@@ -74,6 +73,7 @@ POSITION_KEYS = {
     "zones",
     "players",
 }
+MAX_FILE_BYTES = 1_000_000  # as for a pack file: a scenario is read whole
 MAX_SEEDS = 1000  # `seeds: 1..N`: each seed replays the whole scenario
 MAX_RANDOM_GAMES = 1000
 MAX_RANDOM_DECISIONS = 20000  # per random continuation: far beyond any real game
@@ -118,8 +118,8 @@ def run_scenario_file(path: str | Path) -> Report:
     path = Path(path)
     report = Report(str(path), path.stem)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
+        raw = files.read_bytes(path, MAX_FILE_BYTES, "a scenario file")
+    except files.FileProblem as exc:
         report.checks.append(Check("read the file", False, str(exc)))
         return report
     try:
@@ -135,16 +135,16 @@ def run_scenario_file(path: str | Path) -> Report:
         )
         return report
     try:
-        data = YAML(typ="safe").load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
-        report.checks.append(Check("read the file", False, f"not valid YAML at {where}: {exc.problem}"))
-        return report
-    except ReaderError as exc:  # a control character: YAML allows none
-        line = text[: exc.position].count("\n") + 1
-        problem = str(exc).splitlines()[0]
-        report.checks.append(Check("read the file", False, f"not valid YAML on line {line}: {problem}"))
+        data = yaml_data.load(text, "a scenario")
+    except yaml_data.YamlProblem as exc:
+        where = f"line {exc.line}, column {exc.column}"
+        invalid = "not valid YAML: "
+        detail = (
+            f"not valid YAML on {where}: {exc.message.removeprefix(invalid)}"
+            if exc.message.startswith(invalid)
+            else f"{where}: {exc.message}"
+        )
+        report.checks.append(Check("read the file", False, detail))
         return report
     return run_scenario(data, path.parent, report)
 
@@ -178,8 +178,8 @@ def _seeds(data: dict[str, Any]) -> list[int]:
     value = data["seeds"]
     if isinstance(value, list):
         seeds = [whole(v, "seeds") for v in value]
-    elif isinstance(value, str) and (m := re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", value)):
-        first, last = int(m.group(1)), int(m.group(2))
+    elif isinstance(value, str) and (m := re.fullmatch(r"\s*([0-9]+)\s*\.\.\s*([0-9]+)\s*", value)):
+        first, last = number_text.whole(m.group(1), "seeds"), number_text.whole(m.group(2), "seeds")
         if last < first:
             raise ScenarioError(f"seeds: {value!r} is empty; write the smaller seed first (1..30)")
         seeds = list(range(first, min(last, first + MAX_SEEDS) + 1))
@@ -194,8 +194,8 @@ def _random_games(value: Any) -> int:
     """`then: random-games N` (or {random-games: N}): random continuations to play."""
     if value is None:
         return 0
-    if isinstance(value, str) and (m := re.fullmatch(r"\s*random-games\s+(\d+)\s*", value)):
-        n = int(m.group(1))
+    if isinstance(value, str) and (m := re.fullmatch(r"\s*random-games\s+([0-9]+)\s*", value)):
+        n = number_text.whole(m.group(1), "then: random-games")
     elif isinstance(value, dict) and set(value) == {"random-games"}:
         n = whole(value["random-games"], "then: random-games")
     else:

@@ -96,13 +96,11 @@ def numbers(value: Any, where: str, count: int) -> list[int]:
 
 
 def seat_of(st: GameState, key: Any) -> int:
-    """A seat as the file numbers it (1..players) -> the state's index."""
-    seat = key
-    if isinstance(key, str) and key.strip().isdigit():
-        seat = int(key)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= st.players:
+    """A seat as the file numbers it (1..players) -> the state's index. A seat is a number,
+    as everywhere in the file (`active: '1'` is text, refused like `turn: '1'`)."""
+    if isinstance(key, bool) or not isinstance(key, int) or not 1 <= key <= st.players:
         raise ScenarioError(f"players are numbered 1..{st.players}, not {key!r}")
-    return seat - 1
+    return key - 1
 
 
 def zone_key(engine: Engine, name: Any, seat: int | None) -> str:

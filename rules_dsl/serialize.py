@@ -8,6 +8,7 @@ from typing import Any
 
 import cattrs
 
+from rules_dsl import numbers
 from rules_dsl.errors import StateFormatError
 from rules_dsl.state import GameState
 
@@ -135,9 +136,11 @@ def to_json(st: GameState) -> str:
 
 def from_json(text: str) -> GameState:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=numbers.json_int)
     except json.JSONDecodeError as exc:
         raise StateFormatError(f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except numbers.NumberError as exc:
+        raise StateFormatError(f"not a valid game state: {exc}") from None
     except RecursionError:
         raise StateFormatError("not a valid game state: the JSON is nested too deeply") from None
     return from_data(data)

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl import chosen, results
+from rules_dsl import chosen, files, results
 from rules_dsl.bots import Turn, make_bot
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
@@ -332,7 +332,12 @@ def add_arguments(p: Any) -> None:
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE
     p.add_argument("--players", type=terminal.whole_number(1), default=2, help="players per game (default: 2)")
     p.add_argument("--games", type=terminal.whole_number(1), default=100, help="number of games (default: 100)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default: 1)")
+    p.add_argument(
+        "--seed",
+        type=terminal.whole_number(None),
+        default=1,
+        help="seed of the first game; game i uses seed+i (default: 1)",
+    )
     p.add_argument(
         "--variant", action="append", metavar="NAME", help="a pack variant; repeat for several (default: the pack's)"
     )
@@ -355,7 +360,7 @@ def add_arguments(p: Any) -> None:
     )
     p.add_argument(
         "--processes",
-        type=terminal.whole_number(1),
+        type=terminal.whole_number(1, terminal.MAX_PROCESSES),
         default=1,
         help="worker processes (default: 1); results do not depend on it",
     )
@@ -377,7 +382,6 @@ def add_arguments(p: Any) -> None:
 def command(args: Any) -> int:
     """`rules-dsl simulate`: check every option, play, write, summarize."""
     import json
-    import sys
 
     from rules_dsl import terminal
     from rules_dsl.bots import parse_bots, parse_budget
@@ -385,12 +389,12 @@ def command(args: Any) -> int:
 
     if args.games > 10_000_000:  # the least (1) is checked by argparse
         raise RulesError(f"--games {args.games}: give 1 to 10000000 games")
-    if args.processes > 1024:
-        raise RulesError(f"--processes {args.processes}: give 1 to 1024")
     if args.resume and not args.out:
         raise RulesError("--resume needs --out FILE (the results to continue)")
     if args.scheduler and args.backend != "dask":
         raise RulesError("--scheduler is for --backend dask")
+    if args.out:
+        files.output_file(args.out, "the results")  # before any game is played
     paths = pack_paths(args.pack)
     engine = Engine.load(paths)  # pack problems before any worker starts
     rules = engine.rules
@@ -414,11 +418,11 @@ def command(args: Any) -> int:
         if args.resume:
             kept, skipped = resume_from(out, batch)
             for line, why in skipped:
-                print(f"{out}:{line}: skipped: {why}", file=sys.stderr)
+                terminal.echo(f"{out}:{line}: skipped: {why}", stderr=True)
             have = {r["seed"] for r in kept}
             kept = [r for r in kept if r["seed"] in set(seeds)] + [r for r in kept if r["seed"] not in set(seeds)]
             seeds = [s for s in seeds if s not in have]
-            print(f"resuming {out}: {len(have)} games there, {len(seeds)} to play", file=sys.stderr)
+            terminal.echo(f"resuming {out}: {len(have)} games there, {len(seeds)} to play", stderr=True)
         try:
             writer = Writer(out, kept)
         except OSError as exc:
@@ -433,22 +437,28 @@ def command(args: Any) -> int:
             writer.add(record)
 
     try:
-        records, seconds = simulate(
-            batch, seeds, args.processes, args.backend, args.scheduler, not args.quiet and not args.json, on_result
-        )
-    finally:
-        if writer is not None:
-            writer.close()
+        try:
+            records, seconds = simulate(
+                batch, seeds, args.processes, args.backend, args.scheduler, not args.quiet and not args.json, on_result
+            )
+        finally:
+            if writer is not None:
+                writer.close()
+    except OSError as exc:  # a full disk (/dev/full is refused above), a folder made read-only meanwhile
+        raise RulesError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     games = [r for r in records if "error" not in r]
     if writer is not None:
         games = [r for r in writer.records if r["seed"] in range(args.seed, args.seed + args.games)]
     folder = Path(args.out).parent if args.out else Path(".")
     for record in failures:
-        path = write_replay(engine, batch, record, folder)
-        print(
+        try:
+            path = write_replay(engine, batch, record, folder)
+        except OSError as exc:
+            raise RulesError(f"cannot write the replay of game seed {record['seed']}: {exc.strerror or exc}") from None
+        terminal.echo(
             f"game seed {record['seed']} failed after {len(record['log'])} decisions: {record['error']}\n"
             f"  replay it: rules-dsl scenario {path}",
-            file=sys.stderr,
+            stderr=True,
         )
     data = summary(games, seconds)
     data["failed_games"] = [r["seed"] for r in failures]

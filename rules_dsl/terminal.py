@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -17,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rules_dsl import chosen
+from rules_dsl import chosen, numbers
 from rules_dsl.errors import RulesError
 from rules_dsl.rules import Rules
 
@@ -26,6 +27,29 @@ PIPE_WIDTH = 10_000  # a table sent to a pipe is never wrapped
 
 class UsageError(RulesError):
     """A command-line value that cannot work (exit status 2, like argparse's own errors)."""
+
+
+# Control characters other than line breaks and tabs (C0, DEL, C1) and the bidirectional
+# overrides: in a card's or scenario's name they would clear the screen, set the window
+# title or reorder what is shown. Text read from files is printed with them escaped.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_JSON_UNESCAPED = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # json.dumps escapes C0 itself
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """`text` with control characters shown as escapes (`\\x1b`), line breaks and tabs kept:
+    what every line printed for a person goes through."""
+    return _CONTROL.sub(_escape, text)
+
+
+def echo(text: str, stderr: bool = False) -> None:
+    """Print a line of text (from the user's files, or built from them), escaped."""
+    print(printable(text), file=sys.stderr if stderr else sys.stdout, flush=stderr)
 
 
 def console(stderr: bool = False) -> Console:
@@ -37,7 +61,7 @@ def console(stderr: bool = False) -> Console:
 
 def say(text: str, style: str = "", stderr: bool = False) -> None:
     """One line of text, in a style on a terminal; the text is never read as markup."""
-    console(stderr).print(Text(text, style=style))
+    console(stderr).print(Text(printable(text), style=style))
 
 
 def table(
@@ -49,10 +73,10 @@ def table(
     grid = Table(box=None, pad_edge=False, header_style="bold", show_edge=False, show_header=show_header)
     for i, header in enumerate(headers):
         grid.add_column(
-            header, style=styles[i] if i < len(styles) else "", no_wrap=not out.is_terminal, overflow="fold"
+            printable(header), style=styles[i] if i < len(styles) else "", no_wrap=not out.is_terminal, overflow="fold"
         )
     for row in rows:
-        grid.add_row(*(Text(str(cell)) for cell in row))
+        grid.add_row(*(Text(printable(str(cell))) for cell in row))
     if out.is_terminal:
         out.print(grid)
         return
@@ -63,20 +87,22 @@ def table(
 
 def print_json(data: Any) -> None:
     """JSON for scripts: one document on stdout, keys in the order given."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    sys.stdout.write(_JSON_UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
-def whole_number(least: int) -> Any:
-    """An argparse type: a whole number no smaller than `least`, or a clear usage error."""
+MAX_PROCESSES = 1024  # worker processes of simulate and check
+
+
+def whole_number(least: int | None, most: int | None = None) -> Any:
+    """An argparse type: a whole number from `least` (None: any, e.g. a seed) to `most` and
+    of at most numbers.MAX_DIGITS digits, or a clear usage error."""
 
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{value} is too small: give at least {least}")
-        return value
+            return numbers.whole(text, "the value", least, most)
+        except numbers.NumberError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("the value: ")) from None
 
     parse.__name__ = "whole number"  # argparse names the type in its messages
     return parse

@@ -7,6 +7,7 @@ where and what, and that nothing was lost.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -430,3 +431,820 @@ def test_too_many_card_entries_in_a_pack(pack_copy: PackCopy) -> None:
     p = one_problem(folder)
     assert p.message == "a pack may hold at most 2000 card entries"
     assert p.file == str(folder / "more.yaml")
+
+
+# ---- files that are not regular files (issue 19, kind 3: rules_dsl/files.py) ---------------
+
+
+def _finishes(work: Callable[[], Any], seconds: float = 20) -> Any:
+    """`work()`'s result, failing (not hanging) if it blocks; FIFOs left open are unblocked."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test below
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "it blocked (or read without end)"
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def _fifo(path: Path) -> Path:
+    import os
+
+    os.mkfifo(path)
+    return path
+
+
+SPECIAL = ["dev-zero", "fifo", "link-to-fifo", "folder"]
+
+
+def _special(kind: str, path: Path) -> Path:
+    """A path of `kind` at `path`: a link to /dev/zero, a FIFO, a link to a FIFO, a folder."""
+    if kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        _fifo(path)
+    elif kind == "link-to-fifo":
+        _fifo(path.with_name(path.name + ".pipe"))
+        path.symlink_to(path.with_name(path.name + ".pipe"))
+    else:
+        path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_a_pack_file_that_is_not_a_regular_file_is_refused(pack_copy: PackCopy, kind: str) -> None:
+    folder = pack_copy()
+    (folder / "roles.yaml").unlink()
+    _special(kind, folder / "roles.yaml")
+    found = _finishes(lambda: problems(folder))
+    mine = [p for p in found if "roles.yaml" in p.file + p.message]
+    assert mine[0].message.endswith("not a regular file") or "outside the pack folder" in mine[0].message
+    # a pack without a files: list reads every *.yaml in its folder: the same guard
+    (folder / "pack.yaml").write_text("id: loose\n", encoding="utf-8")
+    found = _finishes(lambda: problems(folder))
+    mine = [p for p in found if p.file == str(folder / "roles.yaml")]
+    assert mine[0].message.startswith("cannot read: it is a")
+    assert mine[0].message.endswith("not a regular file") or "link to a file outside" in mine[0].message
+
+
+def test_a_link_out_of_the_pack_folder_is_refused_unread(pack_copy: PackCopy, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("cards: [{id: the-secret-words}]\nturn: {nope: SECRET-CONTENT}\n", encoding="utf-8")
+    folder = pack_copy()
+    (folder / "roles.yaml").unlink()
+    (folder / "roles.yaml").symlink_to(secret)
+    (folder / "pack.yaml").write_text("id: loose\n", encoding="utf-8")  # every *.yaml of the folder
+    found = problems(folder)
+    rendered = PackError(found).render()
+    assert "SECRET-CONTENT" not in rendered and "the-secret-words" not in rendered
+    mine = [p for p in found if p.file == str(folder / "roles.yaml")]
+    assert mine[0].message.startswith("cannot read: it is a link to a file outside")
+
+
+def test_a_link_inside_the_pack_folder_still_works(pack_copy: PackCopy) -> None:
+    folder = pack_copy()
+    (folder / "sub").mkdir()
+    (folder / "roles.yaml").rename(folder / "sub" / "roles.yaml")
+    (folder / "roles.yaml").symlink_to(folder / "sub" / "roles.yaml")
+    assert Engine.load([str(folder)]).rules.cards
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_a_scenario_path_that_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    from rules_dsl.scenario import run_scenario_file
+
+    report = _finishes(lambda: run_scenario_file(_special(kind, tmp_path / "s.yaml")))
+    assert not report.ok
+    assert report.checks[0].name == "read the file" and "not a regular file" in report.checks[0].detail
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_a_results_path_that_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    from rules_dsl import results
+    from rules_dsl.errors import RulesError
+
+    path = _special(kind, tmp_path / "r.jsonl")
+    with pytest.raises(RulesError, match="not a regular file"):
+        _finishes(lambda: results.load(path))
+
+
+def test_a_results_file_without_line_breaks_is_not_held_whole(tmp_path: Path, monkeypatch: Any) -> None:
+    from rules_dsl import results
+
+    monkeypatch.setattr(results, "MAX_LINE", 1000)
+    path = tmp_path / "r.jsonl"
+    path.write_text("x" * 5000 + "\n" + "{}\n", encoding="utf-8")
+    loaded = results.load(path)
+    assert loaded.skipped == [(1, "line too long"), (2, "not a game result: no 'seed'")]
+
+
+# ---- numbers too long to read (issue 19, kind 1: rules_dsl/numbers.py) -----------------------
+
+HUGE = "9" * 5000  # past Python's 4,300-digit limit on int(str)
+LONG = "9" * 40  # within it, but no field of the engine needs a number this long
+
+
+@pytest.mark.parametrize("digits", [HUGE, LONG])
+def test_a_saved_game_with_an_over_long_number(engine: Engine, digits: str) -> None:
+    text = engine.to_json(engine.new_game(2, 3))
+    data = json.loads(text)
+    bad = text.replace(f'"seed":{data["seed"]}', f'"seed":{digits}')
+    assert bad != text
+    with pytest.raises(StateFormatError, match=r"^not a valid game state: a number in the JSON: a number of \d+"):
+        engine.from_json(bad)
+
+
+@pytest.mark.parametrize("digits", [HUGE, "1" + "0" * 400])
+def test_a_results_line_with_an_over_long_number_is_skipped(tmp_path: Path, digits: str) -> None:
+    from rules_dsl import results
+
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"seed": ' + digits + "}\n", encoding="utf-8")
+    loaded = results.load(path)
+    assert loaded.games == []
+    assert loaded.skipped[0][0] == 1 and "digits is too big" in loaded.skipped[0][1]
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new"),
+    [
+        ("rules.yaml", "  SURVEY_CARDS: 20\n", f"  SURVEY_CARDS: {HUGE}\n"),
+        ("roles.yaml", "    count: SURVEY_CARDS\n", f"    count: {HUGE}\n"),
+        ("roles.yaml", "    count: SURVEY_CARDS\n", f"    count: 0x{'f' * 40}\n"),
+        ("pack.yaml", 'engine: ">=0.1"', f'engine: ">=0.{HUGE}"'),
+    ],
+)
+def test_an_over_long_number_in_a_pack_file(pack_copy: PackCopy, file: str, old: str, new: str) -> None:
+    folder = pack_copy((file, old, new))
+    p = one_problem(folder)
+    assert p.file == str(folder / file)
+    assert p.line == line_of(folder / file, new.strip()[:15])
+    assert "digits is too big: at most 20 digits" in p.message
+
+
+def test_an_over_long_limit(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("pack.yaml", "techs.yaml,", "techs.yaml, limits.yaml,"))
+    (folder / "limits.yaml").write_text(f"limits:\n  steps: {HUGE}\n", encoding="utf-8")
+    p = one_problem(folder)
+    assert (p.file, p.line, p.column) == (str(folder / "limits.yaml"), 2, 10)
+    assert p.message == "a number of 5000 digits is too big: at most 20 digits"
+
+
+def test_an_over_long_number_in_card_text(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("roles.yaml", SURVEY, f"ACTION: draw {HUGE} cards\n"))
+    p = one_problem(folder)
+    assert p.card == "survey" and p.message == "a number of 5000 digits is too big: at most 20 digits"
+    assert p.line == line_of(folder / "roles.yaml", "ACTION: draw 999")
+    assert p.column == 20
+
+
+@pytest.mark.parametrize(
+    "line", [f"seed: {HUGE}", f"seeds: 1..{HUGE}", f"seeds: [{HUGE}]", f"then: random-games {HUGE}", f"players: {HUGE}"]
+)
+def test_an_over_long_number_in_a_scenario_file(tmp_path: Path, line: str) -> None:
+    from rules_dsl.scenario import run_scenario_file
+
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: big\npack: base\n{line}\n", encoding="utf-8")
+    report = run_scenario_file(path)
+    assert not report.ok
+    assert "a number of 5000 digits is too big: at most 20 digits" in report.checks[-1].detail
+
+
+def test_an_over_long_seed_in_a_golden_list(tmp_path: Path) -> None:
+    from rules_dsl.errors import RulesError
+    from rules_dsl.golden import golden_games
+
+    (tmp_path / "games.yaml").write_text(f"- {{pack: base, players: 2, seed: {HUGE}}}\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="games.yaml:1:34: a number of 5000 digits is too big"):
+        golden_games(tmp_path)
+
+
+@pytest.mark.parametrize("option", ["--seed", "--games", "--players"])
+def test_an_over_long_number_on_the_command_line(capsys: Any, option: str) -> None:
+    from rules_dsl.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", option, HUGE])
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"error: argument {option}: a number of 5000 digits is too big: at most 20 digits\n"
+    )
+
+
+# ---- answers typed into play (issue 19, kind 10: rules_dsl/numbers.py through play._option) ---
+
+
+@pytest.mark.parametrize("answer", ["²", "١", "1²", HUGE, "0", "-1", "+1 1"])
+def test_play_takes_only_ascii_numbers_in_range(engine: Engine, answer: str) -> None:
+    import io
+
+    from rules_dsl.play import play
+
+    answers = iter([answer, "q", "y"])
+    out = io.StringIO()
+    play(engine, 2, 1, None, {0}, read=lambda: next(answers), out=out)
+    assert "not an option: type 1 to" in out.getvalue()
+
+
+def test_play_still_takes_a_number_with_spaces(engine: Engine) -> None:
+    import io
+
+    from rules_dsl.play import play
+
+    answers = iter([" 1 ", "q", "y"])
+    out = io.StringIO()
+    play(engine, 2, 1, None, {0}, read=lambda: next(answers), out=out)
+    assert "not an option" not in out.getvalue()
+
+
+# ---- terminal escapes in names (issue 19, kind 9: terminal.printable, through say/table/echo) --
+
+ESC_NAME = "Sur\x1b[2J\x1b]0;owned\x07vey\x9b\u202e"
+ESC_YAML = '    name: "Sur\\e[2J\\e]0;owned\\avey\\x9b\\u202e"\n'  # YAML's escapes for ESC_NAME
+
+
+def _no_control(text: str) -> None:
+    import re
+
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]", text), repr(text)
+
+
+def test_names_with_terminal_escapes_are_printed_escaped(pack_copy: PackCopy, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    folder = pack_copy(("roles.yaml", "    name: Survey\n", ESC_YAML))
+    assert main(["cards", "--pack", str(folder)]) == 0
+    assert main(["cards", "--pack", str(folder), "survey"]) == 0
+    assert main(["playthrough", "--pack", str(folder), "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    _no_control(out)
+    assert "Sur\\x1b[2J\\x1b]0;owned\\x07vey\\x9b\\u202e" in out
+    assert Engine.load([str(folder)]).rules.card_index["survey"] is not None
+    assert ESC_NAME in [c.name for c in Engine.load([str(folder)]).rules.cards]  # the data keeps the name
+
+
+def test_a_pack_problem_shows_its_source_line_escaped(pack_copy: PackCopy, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    folder = pack_copy(("roles.yaml", "    name: Survey\n", "    name: Survey\n    bogus: \x1b]0;owned\x07\n"))
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    _no_control(err)
+    assert "\\x1b]0;owned\\x07" in err
+
+
+def test_a_scenario_name_with_escapes(tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    path = tmp_path / "s.yaml"
+    path.write_text('name: "x\\e[2Jy"\npack: base\nexpect: {turn: 99}\n', encoding="utf-8")
+    assert main(["scenario", str(path)]) == 1
+    out = capsys.readouterr().out
+    _no_control(out)
+    assert "x\\x1b[2Jy" in out
+
+
+# ---- results files, field by field (issue 19, kind 2: results.problem) -------------------------
+
+
+def _result_line(**changes: Any) -> str:
+    record: dict[str, Any] = {
+        "seed": 1,
+        "pack": "base",
+        "packs": ["base"],
+        "variants": [],
+        "scenario": None,
+        "players": 2,
+        "bots": ["random", "random"],
+        "budget": "200",
+        "scores": [10, 8],
+        "tiebreaks": [0, 0],
+        "breakdown": {"cards": [10, 8]},
+        "winners": [0],
+        "end_trigger": "deck empty",
+        "turns": 20,
+        "rounds": 10,
+        "decisions": 100,
+        "counts": {"played": [{"survey": 2}, {"warfare": 1}]},
+    }
+    record.update(changes)
+    return json.dumps(record)
+
+
+BAD_RESULTS = [
+    ("a list as a pack name", {"pack": ["base"]}, "'pack' is list"),
+    ("a list as a bot name", {"bots": [["random"], "random"]}, "'bots' are not bot names"),
+    ("bots that are numbers", {"bots": [1, 2]}, "'bots' are not bot names"),
+    ("a list as a variant", {"variants": [["x"]]}, "'variants' is not a list of names"),
+    ("a turn count of 10^400", {"turns": 10**400}, "digits is too big"),
+    ("a turn count of 1e308", {"turns": 1e308}, "'turns' is float"),
+    ("a score of 1e308", {"scores": [1e308, 0]}, "'scores' are not numbers"),
+    ("a long end trigger", {"end_trigger": "x" * 300_000}, "'end_trigger' is not a name"),
+    ("rounds: many", {"rounds": "many"}, "'rounds' is str"),
+    ("a breakdown that is a number", {"breakdown": {"cards": 3}}, "'breakdown' is not {part:"),
+    ("a breakdown of text", {"breakdown": {"cards": ["a", "b"]}}, "'breakdown' is not {part:"),
+    ("counts of text", {"counts": {"played": [{"survey": "2"}, {}]}}, "'counts' is not"),
+    ("counts per seat wrong", {"counts": {"played": [{}]}}, "'counts' is not"),
+    ("repeated winners", {"winners": [0, 0]}, "'winners' are not seats"),
+    ("a tiebreak that is text", {"tiebreaks": ["a", 0]}, "'tiebreaks' are not"),
+    ("packs of numbers", {"packs": [1]}, "'packs' is not a list of names"),
+]
+
+
+@pytest.mark.parametrize(("change", "why"), [b[1:] for b in BAD_RESULTS], ids=[b[0] for b in BAD_RESULTS])
+def test_a_results_line_with_a_bad_field_is_skipped_with_its_line(
+    tmp_path: Path, capsys: Any, change: dict[str, Any], why: str
+) -> None:
+    from rules_dsl import results
+    from rules_dsl.cli import main
+
+    path = tmp_path / "r.jsonl"
+    path.write_text(_result_line(seed=1) + "\n" + _result_line(seed=2, **change) + "\n", encoding="utf-8")
+    loaded = results.load(path)
+    assert [g["seed"] for g in loaded.games] == [1]
+    assert loaded.skipped[0][0] == 2 and why in loaded.skipped[0][1], loaded.skipped
+    # the report and a resumed run use the good line and name the bad one
+    assert _finishes(lambda: main(["report", str(path), "--out", str(tmp_path / "report")]), 120) == 0
+    assert f"{path}:2: skipped:" in capsys.readouterr().err
+
+
+def test_a_good_results_line_is_kept(tmp_path: Path) -> None:
+    from rules_dsl import results
+
+    path = tmp_path / "r.jsonl"
+    path.write_text(_result_line() + "\n", encoding="utf-8")
+    assert len(results.load(path).games) == 1 and results.load(path).skipped == []
+
+
+def test_resume_with_a_line_of_number_bots_is_a_clear_error(tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    path = tmp_path / "r.jsonl"
+    path.write_text(_result_line(bots=[1, 2]) + "\n", encoding="utf-8")
+    code = main(["simulate", "--games", "2", "--out", str(path), "--resume", "--quiet"])
+    assert code == 0
+    assert f"{path}:1: skipped: not a game result: 'bots' are not bot names" in capsys.readouterr().err
+
+
+# ---- where output goes (issue 19, kind 4: files.output_file / output_dir / write_text) ---------
+
+READ_ONLY = "/proc/rules-dsl-test"  # a folder nobody can write, not even root
+
+
+def _outputs(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    return {
+        "/dev/full": "/dev/full",
+        "a folder": str(tmp_path),
+        "a missing parent": str(tmp_path / "missing" / "out"),
+        "a file as the parent": str(tmp_path / "a-file" / "out"),
+        "a read-only place": READ_ONLY + "/out",
+    }
+
+
+OUTPUTS = ["/dev/full", "a folder", "a missing parent", "a file as the parent", "a read-only place"]
+
+
+@pytest.mark.parametrize("where", OUTPUTS)
+def test_simulate_out_that_cannot_be_written(tmp_path: Path, capsys: Any, where: str) -> None:
+    from rules_dsl.cli import main
+
+    out = _outputs(tmp_path)[where]
+    assert main(["simulate", "--games", "1", "--quiet", "--out", out]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: cannot write the results to {out}: ") or err.startswith(
+        f"error: cannot write {out}: "
+    ), err
+
+
+@pytest.mark.parametrize("where", ["a file", "a file as the parent", "a read-only place"])
+def test_report_out_that_cannot_be_written(tmp_path: Path, capsys: Any, where: str) -> None:
+    from rules_dsl.cli import main
+
+    results_file = tmp_path / "r.jsonl"
+    results_file.write_text(_result_line() + "\n", encoding="utf-8")
+    out = {"a file": str(results_file), **_outputs(tmp_path)}[where]
+    assert main(["report", str(results_file), "--out", out]) == 1
+    assert capsys.readouterr().err.startswith(f"error: cannot write the report to {out}: ")
+
+
+@pytest.mark.parametrize("where", ["a file", "a file as the parent", "a read-only place"])
+def test_check_out_that_cannot_be_written(tmp_path: Path, capsys: Any, where: str) -> None:
+    from rules_dsl.cli import main
+
+    (tmp_path / "f").write_text("x", encoding="utf-8")
+    out = {"a file": str(tmp_path / "f"), **_outputs(tmp_path)}[where]
+    code = main(["check", "base", "--games", "1", "--quiet", "--out", out])
+    err = capsys.readouterr().err
+    if where == "a read-only place":  # found only when a failure is written: a clean run writes nothing
+        assert code == 0
+    else:
+        assert code == 1 and err.startswith(f"error: cannot write the failures' scenarios to {out}: ")
+
+
+def test_a_check_failure_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
+    from rules_dsl.checking import scenario_file
+    from rules_dsl.errors import RulesError
+
+    with pytest.raises(RulesError, match="cannot write the failure's scenario to /proc/rules-dsl-test"):
+        scenario_file.write_scenario(None, "base", [], set(), Path(READ_ONLY) / "x.yaml")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("where", ["a file", "a read-only place"])
+def test_golden_dir_that_cannot_be_written(tmp_path: Path, where: str) -> None:
+    from rules_dsl.errors import RulesError
+    from rules_dsl.golden import write_golden
+
+    (tmp_path / "f").write_text("x", encoding="utf-8")
+    folder = Path({"a file": str(tmp_path / "f"), "a read-only place": READ_ONLY}[where])
+    with pytest.raises(RulesError, match=f"cannot write the golden transcripts to {folder}: "):
+        write_golden(folder, [("base", 2, 1, None)])
+
+
+def test_a_golden_pack_path_never_writes_outside_the_folder(tmp_path: Path) -> None:
+    import shutil
+
+    from rules_dsl.golden import write_golden
+
+    shutil.copytree(Path(__file__).parent.parent / "cards", tmp_path / "cards")
+    (tmp_path / "golden").mkdir()
+    pack = str(tmp_path / "golden" / ".." / "cards")
+    written = write_golden(tmp_path / "golden", [(pack, 2, 1, None)])
+    assert [p.parent for p in written] == [tmp_path / "golden"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards", "golden"]
+
+
+# ---- golden games lists (issue 19, kind 5: golden.golden_games through yaml_data and files) ----
+
+BAD_GOLDEN = [
+    ("not YAML", "- {pack: base, players: 2\n", "games.yaml:1:3: not valid YAML: the '{' that starts here has no '}'"),
+    ("a tag", "- !!python/object {pack: base}\n", "games.yaml:1:3: YAML tags such as '!!python/object'"),
+    ("a mapping", "pack: base\n", "games.yaml: the file is a list of games"),
+    ("a string for variants", "- {pack: base, players: 2, seed: 1, variants: learning}\n", "variants is a list"),
+    ("text players", "- {pack: base, players: two, seed: 1}\n", "entry 1: players is a whole number from 1, not 'two'"),
+    ("a bool seed", "- {pack: base, players: 2, seed: true}\n", "entry 1: seed is a whole number, not True"),
+    ("a list pack", "- {pack: [base], players: 2, seed: 1}\n", "entry 1: pack is a pack id or folder"),
+    ("an unknown key", "- {pack: base, players: 2, seed: 1, variant: [x]}\n", "entry 1: unknown key 'variant'"),
+    ("an unknown pack", "- {pack: basse, players: 2, seed: 1}\n", "entry 1: pack 'basse'"),
+    ("an unknown variant", "- {pack: base, players: 2, seed: 1, variants: [learnin]}\n", "entry 1: unknown variant"),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), [b[1:] for b in BAD_GOLDEN], ids=[b[0] for b in BAD_GOLDEN])
+def test_a_bad_golden_list_names_the_file_and_entry(tmp_path: Path, capsys: Any, text: str, words: str) -> None:
+    from rules_dsl.cli import main
+
+    (tmp_path / "games.yaml").write_text(text, encoding="utf-8")
+    for check in ([], ["--check"]):
+        code = main(["golden", "--dir", str(tmp_path), *check])
+        err = capsys.readouterr().err
+        if check and ("unknown variant" in words or "basse" in words):
+            continue  # --check finds the transcript missing before it loads or plays
+        assert code == 1 and words in err and str(tmp_path / "games.yaml") in err, err
+
+
+def test_a_golden_list_that_is_not_utf8(tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    (tmp_path / "games.yaml").write_bytes(b"- {pack: b\xe9se, players: 2, seed: 1}\n")
+    assert main(["golden", "--dir", str(tmp_path)]) == 1
+    assert "not UTF-8 text (byte 0xe9 on line 1)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("garbage", [b"\xff\xfe\x00garbage", b"    -> nonsense\n" * 3, b""])
+def test_a_garbage_golden_transcript_under_check(tmp_path: Path, capsys: Any, garbage: bytes) -> None:
+    from rules_dsl.cli import main
+
+    (tmp_path / "games.yaml").write_text("- {pack: base, players: 2, seed: 1}\n", encoding="utf-8")
+    (tmp_path / "base-2p-seed1.txt").write_bytes(garbage)
+    assert main(["golden", "--dir", str(tmp_path), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert f"{tmp_path / 'base-2p-seed1.txt'}" in out and "0 passed, 1 failed" in out
+
+
+# ---- scenario files (issue 19, kind 6: yaml_data for the file, field checks in the scenario) --
+
+
+def _run_scenario_text(tmp_path: Path, text: str) -> Any:
+    from rules_dsl.scenario import run_scenario_file
+
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    return _finishes(lambda: run_scenario_file(path), 60)
+
+
+def _bomb(key: str) -> str:
+    lines = ["x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i, name in enumerate("bcdefghi"):
+        lines.append(f"x-{name}: &{name} [{', '.join(['*' + 'abcdefghi'[i]] * 9)}]")
+    return "\n".join(lines) + f"\n{key}: *i\n"
+
+
+@pytest.mark.parametrize("key", ["name", "decisions", "variants"])
+def test_a_scenario_alias_bomb_is_refused_quickly(tmp_path: Path, key: str) -> None:
+    report = _run_scenario_text(tmp_path, _bomb(key))
+    assert not report.ok
+    assert report.checks[0].detail == (
+        f"line 2, column 10: the aliases of this file expand to more than {MAX_YAML_VALUES} values"
+    )
+
+
+def test_a_deeply_nested_scenario_is_refused(tmp_path: Path) -> None:
+    report = _run_scenario_text(tmp_path, "name: deep\ndecisions: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert report.checks[0].detail == "line 2, column 111: the YAML is nested more than 100 deep"
+
+
+@pytest.mark.parametrize(
+    ("wanted", "words"),
+    [
+        ("{at-least: many}", "at-least: is a whole number, not 'many'"),
+        ("{at-most: [1]}", "at-most: is a whole number, not [1]"),
+        ("'7'", "is a number: expect a whole number, {at-least: N} or {at-most: N}, not '7'"),
+        ("true", "is a number: expect a whole number"),
+    ],
+)
+def test_an_invariant_with_a_bound_that_is_no_number(tmp_path: Path, wanted: str, words: str) -> None:
+    report = _run_scenario_text(
+        tmp_path, f"name: inv\npack: base\nexpect:\n  invariants:\n    the role display keeps its roles: {wanted}\n"
+    )
+    failed = [c for c in report.checks if not c.ok]
+    assert [c.name for c in failed] == ["at the end: invariant the role display keeps its roles"]
+    assert words in failed[0].detail
+
+
+def test_a_holds_invariant_expects_true_or_false(tmp_path: Path) -> None:
+    from rules_dsl.checking.pack_invariants import scenario_check
+
+    engine = Engine.for_pack("base")
+    holds = [i.name for i in engine.rules.invariants if i.kind == "holds"]
+    if not holds:
+        pytest.skip("the base pack declares no 'holds' invariant")
+    st = engine.new_game(2, 1)
+    assert scenario_check(engine.rules, st, holds[0], "yes") == (
+        False,
+        f"invariant {holds[0]!r} holds or not: expect true or false, not 'yes'",
+    )
+    assert scenario_check(engine.rules, st, holds[0], True)[0]
+
+
+@pytest.mark.parametrize("key", ["active", "start-player"])
+def test_a_seat_given_as_text_is_refused(tmp_path: Path, key: str) -> None:
+    report = _run_scenario_text(tmp_path, f"name: seat\npack: base\nposition:\n  {key}: '1'\n")
+    assert not report.ok
+    assert report.checks[-1].detail == "players are numbered 1..2, not '1'"
+    assert _run_scenario_text(tmp_path, f"name: seat\npack: base\nposition:\n  {key}: 1\n").checks[0].ok
+
+
+# ---- saved positions without replay (issue 19, kind 8: saved.pending_problem) -----------------
+
+
+@pytest.mark.parametrize("bad", ["x", [1, 2], None, {"a": 1}, 10**15], ids=["text", "list", "null", "mapping", "huge"])
+def test_a_saved_position_without_replay_checks_the_pending_values(engine: Engine, bad: Any) -> None:
+    refused = 0
+    for decisions in (0, 3, 6, 12):
+        data = _saved(engine, decisions)
+        values = data["pending"]["values"]
+        if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            continue
+        for i in range(len(values)):
+            changed = json.loads(json.dumps(data))
+            changed["pending"]["values"][i] = bad
+            try:
+                st = engine.from_json(json.dumps(changed), replay=False)
+            except StateFormatError as exc:
+                assert "the pending decision's value for option" in str(exc)
+                refused += 1
+                continue
+            # accepted: then every option plays without a crash (a rules error at most)
+            for option in st.pending.options if st.pending else []:
+                with contextlib.suppress(GameRuntimeError):
+                    engine.apply(st.clone(), option)
+    assert refused > 0
+
+
+def test_a_saved_position_without_replay_still_loads(engine: Engine) -> None:
+    for decisions in (0, 5, 12):
+        data = _saved(engine, decisions)
+        assert engine.to_json(engine.from_json(json.dumps(data), replay=False)) == json.dumps(
+            data, sort_keys=True, separators=(",", ":")
+        )
+
+
+# ---- pack parts (issue 19, kind 7) -------------------------------------------------------------
+
+
+def _add_part_file(folder: Path, name: str, text: str) -> Path:
+    (folder / name).write_text(text, encoding="utf-8")
+    manifest = (folder / "pack.yaml").read_text(encoding="utf-8")
+    (folder / "pack.yaml").write_text(manifest.replace("techs.yaml,", f"techs.yaml, {name},"), encoding="utf-8")
+    return folder / name
+
+
+@pytest.mark.parametrize("value", ["[[hand]]", "[{hand: 1}]", "{hand: 1}"])
+def test_a_statistic_zone_given_a_list_or_a_map(pack_copy: PackCopy, value: str) -> None:
+    old = "  played: {from: hand, to: action-area}\n"
+    folder = pack_copy(("rules.yaml", old, f"  played: {{from: {value}, to: hand}}\n"))
+    found = problems(folder)
+    assert [p.message.split(": unknown zone")[0] for p in found] == ["statistic 'played'"] * len(found)
+
+
+@pytest.mark.parametrize("value", ["[box]", "{box: 1}"])
+def test_a_choosable_zone_given_a_list_or_a_map(pack_copy: PackCopy, value: str) -> None:
+    folder = pack_copy()
+    _add_part_file(folder, "pick.yaml", f"choosable:\n  pick:\n    from: {value}\n    to: box\n")
+    p = one_problem(folder)
+    assert p.message.startswith("choosable 'pick': unknown zone")
+    assert p.file == str(folder / "pick.yaml")
+
+
+def test_a_card_kind_given_a_list(pack_copy: PackCopy) -> None:
+    folder = pack_copy()
+    _add_cards_file(folder, ["  - {id: odd, kind: [role-card], zone: box, count: 1}\n"])
+    p = one_problem(folder)
+    assert p.message == "unknown kind ['role-card']" and p.card == "odd"
+
+
+def test_the_same_pack_many_times_is_refused_before_any_is_read(capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    assert _finishes(lambda: main(["cards", "--pack", ",".join(["base"] * 1000)]), 30) == 1
+    assert capsys.readouterr().err == "error: pack 'base' is given twice\n"
+
+
+def test_a_folder_and_its_id_are_the_same_pack(capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    cards = str(Path(__file__).parent.parent / "cards")
+    assert main(["cards", "--pack", f"base,{cards}"]) == 1
+    assert capsys.readouterr().err == f"error: pack {cards!r} is given twice (as 'base')\n"
+
+
+@pytest.mark.parametrize(("key", "most"), [("steps", 1_000_000), ("decisions-per-turn", 100_000)])
+def test_limits_stop_at_maxima_that_end_in_seconds(pack_copy: PackCopy, key: str, most: int) -> None:
+    folder = pack_copy()
+    _add_part_file(folder, "limits.yaml", f"limits:\n  {key}: {most + 1}\n")
+    assert one_problem(folder).message == f"the limit {key} is a whole number from 1 to {most}"
+    (folder / "limits.yaml").write_text(f"limits:\n  {key}: {most}\n", encoding="utf-8")
+    Engine.load([str(folder)])
+
+
+def test_an_extension_past_a_bound_is_reported_at_the_extension(pack_copy: PackCopy) -> None:
+    from rules_dsl.parser import MAX_TEXT
+
+    folder = pack_copy()
+    base_setup = (folder / "rules.yaml").read_text(encoding="utf-8").split("setup: |\n")[1].split("\n\n")[0]
+    room = MAX_TEXT - len(base_setup) + 100
+    addition = "draw 1 card; " * (room // 13) + "draw 1 card"
+    assert len(addition) < MAX_TEXT
+    mod = _add_part_file(folder, "more.yaml", f"extend:\n  setup:\n    after: |\n      {addition}\n")
+    found = problems(folder)
+    mine = [p for p in found if "breaks a bound" in p.message]
+    assert mine and mine[0].file == str(mod), [p.render() for p in found]
+
+
+def test_a_bad_extended_score_is_one_problem(tmp_path: Path) -> None:
+    import shutil
+
+    mod = tmp_path / "bounties"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "mods" / "bounties", mod)
+    text = (mod / "bounties.yaml").read_text(encoding="utf-8")
+    old = "  score: the total reward of bounties in your claimed\n"
+    assert text.count(old) == 1
+    bad = text.replace(old, "  score: the total reward of of bounties\n")
+    (mod / "bounties.yaml").write_text(bad, encoding="utf-8")
+    p = one_problem([Path(__file__).parent.parent / "cards", mod])
+    assert p.file == str(mod / "bounties.yaml") and p.message == "unexpected word 'bounties'"
+
+
+def test_a_let_using_its_own_name_is_a_compile_error(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("roles.yaml", SURVEY, "ACTION: let Q be Q plus 1; draw Q cards\n"))
+    p = one_problem(folder)
+    assert p.message.startswith("nothing is called 'Q' here: no 'let Q be ...' comes before it")
+    assert p.column == 24  # the Q after 'be'
+    Engine.load([str(pack_copy(("roles.yaml", "let Q be Q plus 1", "let Q be 1; let Q be Q plus 1")))])
+
+
+@pytest.mark.parametrize("command", ["check", "simulate"])
+def test_processes_are_bounded_for_check_and_simulate(capsys: Any, command: str) -> None:
+    from rules_dsl.cli import main
+
+    argv = [command, "base", "--processes", "5000"] if command == "check" else [command, "--processes", "5000"]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith("error: argument --processes: 5000 is too big: give at most 1024\n")
+
+
+def test_a_check_failure_file_is_named_after_the_pack_checked() -> None:
+    from rules_dsl.checking.command import _checked_name
+
+    builtin = {"base", "escalation"}
+    assert _checked_name("escalation", builtin) == "escalation"
+    assert _checked_name("examples/mods/bounties", builtin) == "bounties"
+    assert _checked_name("cards/,examples/mods/envoys/", builtin) == "cards-envoys"
+
+
+# ---- rules-dsl load: a saved game through the same checked loader (issue 19) -------------------
+
+
+def _save(engine: Engine, path: Path, decisions: int = 7) -> dict[str, Any]:
+    data = _saved(engine, decisions)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return data
+
+
+def test_load_shows_a_saved_game_where_it_stands(engine: Engine, tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    data = _save(engine, tmp_path / "g.json")
+    assert main(["load", str(tmp_path / "g.json"), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["seed"], shown["decisions"], shown["players"]) == (data["seed"], len(data["log"]), 2)
+    assert shown["pending"]["options"] == data["pending"]["options"]
+    assert main(["load", str(tmp_path / "g.json")]) == 0
+    out = capsys.readouterr().out
+    assert f"seed {data['seed']}" in out and f"  1. {data['pending']['options'][0]}" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d["counters"]["influence"].__setitem__(0, 7), "the replay gives"),
+        (lambda d: d.__setitem__("seed", int("9" * 30)), "digits is too big"),
+        (lambda d: d.__setitem__("packs", 3), "it names no packs"),
+        (lambda d: d["pending"]["values"].__setitem__(0, "x"), "state.pending.values[0]"),
+    ],
+)
+def test_load_refuses_a_bad_saved_game(
+    engine: Engine, tmp_path: Path, capsys: Any, change: Callable[[dict[str, Any]], Any], words: str
+) -> None:
+    from rules_dsl.cli import main
+
+    data = _saved(engine, 7)
+    change(data)
+    (tmp_path / "g.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["load", str(tmp_path / "g.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err, err
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_load_reads_only_regular_files(tmp_path: Path, capsys: Any, kind: str) -> None:
+    from rules_dsl.cli import main
+
+    path = _special(kind, tmp_path / "g.json")
+    assert _finishes(lambda: main(["load", str(path)])) == 1
+    assert "not a regular file" in capsys.readouterr().err
+
+
+def test_load_without_replay_checks_the_pending_values(engine: Engine, tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    data = _saved(engine, 7)
+    data["counters"]["influence"][0] = 7  # a position set up by hand
+    (tmp_path / "g.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["load", str(tmp_path / "g.json"), "--no-replay", "--json"]) == 0
+    capsys.readouterr()
+
+
+def test_play_saves_and_load_plays_on(engine: Engine, tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    import io
+
+    from rules_dsl.cli import main
+    from rules_dsl.narrate import words
+    from rules_dsl.play import play
+
+    out = io.StringIO()
+    answers = iter(["1", "1", f"save {tmp_path / 'g.json'}", "q", "y"])
+    play(engine, 2, 1, None, {0}, read=lambda: next(answers), out=out)
+    assert f"saved to {tmp_path / 'g.json'}" in out.getvalue()
+    saved = engine.from_json((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert len(saved.log) >= 2 and saved.pending is not None
+    monkeypatch.setattr("builtins.input", lambda: "q")
+    assert main(["load", str(tmp_path / "g.json"), "--play"]) == 0
+    assert (
+        f"player {saved.pending.player + 1}, {saved.pending.source}: {words(saved.pending.prompt)}"
+        in capsys.readouterr().out
+    )
+
+
+def test_a_manifest_linked_from_outside_the_pack_folder_is_not_followed(tmp_path: Path) -> None:
+    from rules_dsl.packs.installed import with_requirements
+
+    (tmp_path / "outside.yaml").write_text("id: x\nrequires: [escalation]\n", encoding="utf-8")
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "pack.yaml").symlink_to(tmp_path / "outside.yaml")
+    assert with_requirements([str(tmp_path / "x")]) == [str(tmp_path / "x")]
+    p = one_problem(tmp_path / "x")
+    assert p.message.startswith("cannot read: it is a link to a file outside")

@@ -13,7 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rules_dsl.checking.runner import CheckOptions, Failure, Outcome, run_check
 from rules_dsl.checking.scenario_file import write_scenario
 from rules_dsl.engine import Engine, builtin_packs, pack_paths
-from rules_dsl.terminal import check_players, table, whole_number
+from rules_dsl.files import check_output_dir
+from rules_dsl.terminal import MAX_PROCESSES, check_players, echo, table, whole_number
 from rules_dsl.terminal import console as terminal_console
 from rules_dsl.testing.games import DRAWN, MAX_DECISIONS
 
@@ -46,9 +47,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--variant-mixes", action="store_true", help="also play games with any mix of the pack's variants")
     p.add_argument("--games", type=whole_number(1), default=100, metavar="N", help="games per pack (default: 100)")
     p.add_argument(
-        "--seed", type=int, default=1, metavar="S", help="hypothesis seed: the same seed checks the same games"
+        "--seed",
+        type=whole_number(None),
+        default=1,
+        metavar="S",
+        help="hypothesis seed: the same seed checks the same games",
     )
-    p.add_argument("--processes", type=whole_number(1), default=1, metavar="N", help="worker processes (default: 1)")
+    p.add_argument(
+        "--processes", type=whole_number(1, MAX_PROCESSES), default=1, metavar="N", help="worker processes (default: 1)"
+    )
     p.add_argument(
         "--max-decisions",
         type=whole_number(1),
@@ -74,6 +81,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output_dir(args.out, "the failures' scenarios")  # before any game is played
     console = terminal_console(stderr=True)
     builtin = set(builtin_packs())
     rows: list[tuple[str, Outcome, int]] = []
@@ -85,10 +93,10 @@ def run(args: argparse.Namespace) -> int:
         rows.append((pack, outcome, len(engine.rules.invariants)))
         if outcome.failure is not None:
             status = 1
-            name = Path(paths[-1]).name if pack not in builtin else pack
+            name = _checked_name(pack, builtin)
             target = Path(args.out) / f"{_slug(name)}-{_slug(outcome.failure.invariant)[:40].strip('-')}.yaml"
             written = write_scenario(outcome.failure, pack, paths, builtin, target)
-            print(render_failure(pack, outcome.failure, written), flush=True)
+            echo(render_failure(pack, outcome.failure, written))
     summary(rows)
     return status
 
@@ -136,6 +144,14 @@ def _options(engine: Engine, args: argparse.Namespace) -> CheckOptions:
         max_decisions=args.max_decisions,
         drawn=args.drawn,
     )
+
+
+def _checked_name(pack: str, builtin: set[str]) -> str:
+    """The name of what was checked, for the failure's file: the pack as given (its folder's
+    name), never a pack it requires (those come after it in the folders to load)."""
+    if pack in builtin:
+        return pack
+    return "-".join(Path(item.strip()).name or item.strip() for item in pack.split(",") if item.strip())
 
 
 def _slug(text: str) -> str:

@@ -83,6 +83,10 @@ class Tracker:
                 )
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def scenario_check(rules: Rules, st: GameState, name: str, wanted: Any) -> tuple[bool, str]:
     """A scenario's `invariants: {NAME: WANTED}` expectation: (holds, detail)."""
     inv = next((i for i in rules.invariants if i.name == name), None)
@@ -94,11 +98,20 @@ def scenario_check(rules: Rules, st: GameState, name: str, wanted: Any) -> tuple
     except InvariantUnusable as exc:
         return False, exc.detail
     if inv.kind == "holds":
-        ok = (not now) == bool(wanted)
+        if not isinstance(wanted, bool):
+            return False, f"invariant {name!r} holds or not: expect true or false, not {wanted!r}"
+        ok = (not now) == wanted
         return ok, "" if ok else f"expected {wanted!r}; false for player(s) {[p + 1 for p in now]}"
     if isinstance(wanted, dict) and len(wanted) == 1 and set(wanted) <= {"at-least", "at-most"}:
         ((how, bound),) = wanted.items()
+        if not _whole(bound):
+            return False, f"{how}: is a whole number, not {bound!r}"
         ok = now >= bound if how == "at-least" else now <= bound
         return ok, "" if ok else f"expected {how} {bound}, got {now}"
+    if not _whole(wanted):
+        return (
+            False,
+            f"invariant {name!r} is a number: expect a whole number, {{at-least: N}} or {{at-most: N}}, not {wanted!r}",
+        )
     ok = now == wanted
     return ok, "" if ok else f"expected {wanted!r}, got {now}"

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from rules_dsl import files
 from rules_dsl.checking import properties
 from rules_dsl.checking.runner import STEP_LIMIT, Failure
 
@@ -73,6 +74,5 @@ def scenario_pack(pack_arg: str, paths: list[str], builtin: set[str], out: Path)
 
 
 def write_scenario(failure: Failure, pack_arg: str, paths: list[str], builtin: set[str], out: Path) -> Path:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(scenario_text(failure, scenario_pack(pack_arg, paths, builtin, out)), encoding="utf-8")
-    return out
+    files.output_dir(out.parent, "the failure's scenario")
+    return files.write_text(out, scenario_text(failure, scenario_pack(pack_arg, paths, builtin, out)), "the scenario")

@@ -39,6 +39,12 @@ BUILTIN_PARAMS = {"PLAYERS"}
 LIMITS = {"steps": "step_limit", "decisions-per-turn": "decision_limit", "frames": "frame_limit"}
 
 
+def named(value: Any, known: Any) -> bool:
+    """Whether a value from a pack file names one of `known` (zones, kinds, ...): only text
+    can, so a list or a mapping given for a name is reported, never looked up (unhashable)."""
+    return isinstance(value, str) and value in known
+
+
 def text_pos(loc: Loc, line: int, column: int) -> Loc:
     """A position inside a text value -> a position in its file."""
     if loc.segments:
@@ -421,7 +427,7 @@ class _Builder:
             for end in ("from", "to"):
                 zones = spec[end] if isinstance(spec[end], list) else [spec[end]]
                 for z in zones:
-                    if z not in voc.zones:
+                    if not named(z, voc.zones):
                         self.problems.add(
                             value_loc(spec, end, part.loc.file),
                             f"statistic {name!r}: unknown zone {z!r}",
@@ -450,11 +456,11 @@ class _Builder:
                     continue
                 self.unknown_keys(spec, file, shape.CHOOSABLE.names(), f"choosable {option!r}")
                 for end in ("from", "to"):
-                    if spec[end] in voc.zones and voc.zones[spec[end]].per_player:
+                    if named(spec[end], voc.zones) and voc.zones[spec[end]].per_player:
                         self.problems.add(
                             value_loc(spec, end, file), f"choosable {option!r}: {spec[end]!r} must be a shared zone"
                         )
-                    elif spec[end] not in voc.zones:
+                    elif not named(spec[end], voc.zones):
                         self.problems.add(
                             value_loc(spec, end, file),
                             f"choosable {option!r}: unknown zone {spec[end]!r}",
@@ -716,8 +722,19 @@ class _Builder:
         if any(t is None for t in trees):
             return None
         joined = pieces.joined(expression=start == "expression")
-        tree = self.parse_text(joined, start)
-        return None if tree is None else (tree, joined.loc)
+        try:
+            tree = parse(joined.value, start)
+        except DslSyntaxError as exc:
+            # each piece parsed alone: together they pass a bound (length, depth), and the
+            # addition (the last one made) is what to change, not the text it extends
+            added = pieces.after[-1] if pieces.after else pieces.before[0]
+            self.problems.add(
+                text_pos(added.loc, 1, 1),
+                f"with this addition, the text it extends breaks a bound: {exc.message}",
+                width=exc.width,
+            )
+            return None
+        return tree, joined.loc
 
     @staticmethod
     def _text_loc(node: Any, key: Any, fallback: Loc) -> tuple[int, int, int, int, int]:
@@ -778,7 +795,7 @@ class _Builder:
             if kind is None:
                 self.problems.add(card.loc, "missing field 'kind'", card=card.id, expected=sorted(voc.kinds))
                 continue
-            if kind.value not in voc.kinds:
+            if not named(kind.value, voc.kinds):
                 self.problems.add(
                     kind.loc,
                     f"unknown kind {kind.value!r}",
@@ -1013,7 +1030,7 @@ class _Builder:
             self.problems.add(located.loc, f"{pname} must be a whole number, not {v!r}", card=card)
             return 0
         if ptype == "symbol":
-            if v in voc.symbols:
+            if named(v, voc.symbols):
                 return v
             self.problems.add(
                 located.loc,
@@ -1024,8 +1041,8 @@ class _Builder:
             )
             return ""
         if ptype == "zone":
-            if v in voc.zones:
-                return v
+            if named(v, voc.zones):
+                return str(v)
             self.problems.add(
                 located.loc,
                 f"{pname} must be a zone",
@@ -1157,7 +1174,7 @@ class _Builder:
                 self._breakdown.append((name, sc.num(tree)))
             except CompileError as exc:
                 self.report(exc, loc)
-        if "score" not in self._score_trees:
+        if "score" not in self._score_trees and "score" not in self.composed.score:  # a bad text: reported
             self.problems.add(Loc(self.sources[-1].folder + "/pack.yaml", 1, 1), "the packs give no scoring: score")
         return exprs["score"], exprs["tiebreak"]
 

@@ -45,9 +45,21 @@ class Unbound:
 
 def _scan(unit: Unit, procedures: set[str]) -> None:
     bound: set[str] = set()
+    # a let binds its name after its value (`let Q be Q` uses a Q from before): the walk
+    # gives the value's nodes right after the let, so the name waits for `left` nodes
+    late, left = "", 0
     for node in walk(unit.tree):
+        if late:
+            if left:
+                left -= 1
+            else:
+                bound.add(late)
+                late = ""
         if isinstance(node, ast.Let | ast.SetVar):
-            bound.add(node.name)
+            late, left = node.name, sum(1 for _ in walk(node.value))
+            if not left:
+                bound.add(late)
+                late = ""
         elif isinstance(node, ast.Var):
             unit.uses.append((node, frozenset(bound)))
         elif isinstance(node, ast.DoSection):

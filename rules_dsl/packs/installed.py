@@ -19,8 +19,9 @@ from typing import Any
 import attrs
 from ruamel.yaml import YAML
 
+from rules_dsl import files
 from rules_dsl.errors import RulesError, suggest
-from rules_dsl.packs.loader import MANIFEST, find_pack_folders
+from rules_dsl.packs.loader import MANIFEST, MAX_FILE_BYTES, find_pack_folders
 from rules_dsl.packs.versions import engine_problem
 
 GROUP = "rules_dsl.packs"
@@ -44,7 +45,8 @@ class InstalledPack:
 def read_manifest(folder: Path) -> dict[str, Any]:
     """A pack folder's manifest, or {} if it cannot be read (the loader reports why)."""
     try:
-        data = YAML(typ="safe").load((folder / MANIFEST).read_text(encoding="utf-8"))
+        text = files.read_text(folder / MANIFEST, MAX_FILE_BYTES, inside=folder)  # never a FIFO or /dev/zero
+        data = YAML(typ="safe").load(text)
     except Exception:  # any broken manifest is the loader's to report, with its position
         return {}
     return data if isinstance(data, dict) else {}
@@ -129,6 +131,9 @@ def find_installed(pack_id: str) -> InstalledPack:
     return pack
 
 
+MAX_PACKS = 100  # packs given together (a base game and its mods)
+
+
 def resolve(items: Iterable[str]) -> list[str]:
     """Pack ids and pack folders -> the folders to load, with the installed packs they require.
 
@@ -136,14 +141,19 @@ def resolve(items: Iterable[str]) -> list[str]:
     pack's id, or contain a '/' (then the loader reports a missing folder precisely).
     """
     folders: list[str] = []
+    seen: dict[Path, str] = {}
     for item in items:
         item = item.strip()
         if not item:
             continue
-        if Path(item).is_dir() or "/" in item:
-            folders.append(item)
-        else:
-            folders.append(find_installed(item).folder)
+        folder = item if Path(item).is_dir() or "/" in item else find_installed(item).folder
+        key = Path(folder).resolve()
+        if key in seen:  # said before any pack is read: 1,000 copies are not compiled first
+            raise RulesError(f"pack {item!r} is given twice" + (f" (as {seen[key]!r})" if seen[key] != item else ""))
+        seen[key] = item
+        if len(seen) > MAX_PACKS:
+            raise RulesError(f"at most {MAX_PACKS} packs can be played together")
+        folders.append(folder)
     if not folders:
         raise RulesError(
             f"no pack given: name an installed pack ({', '.join(sorted(installed_packs()))}) or a pack folder"

@@ -12,18 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.tokens import (
-    AliasToken,
-    FlowMappingEndToken,
-    FlowMappingStartToken,
-    FlowSequenceEndToken,
-    FlowSequenceStartToken,
-    TagToken,
-)
 
+from rules_dsl import files, yaml_data
 from rules_dsl.errors import PackError, PackProblem, suggest
 from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
@@ -34,7 +25,7 @@ MANIFEST = "pack.yaml"
 # and YAML aliases share one value between places, so a few lines of aliases of aliases
 # can stand for billions of values; whatever walks them would never finish.
 MAX_FILE_BYTES = 1_000_000
-MAX_YAML_VALUES = 100_000  # values in one file with every alias expanded
+MAX_YAML_VALUES = yaml_data.MAX_VALUES  # values in one file with every alias expanded
 MAX_CARD_ENTRIES = 2_000  # card entries in one pack
 MANIFEST_KEYS = shape.MANIFEST.names()
 PARTS = shape.PARTS
@@ -49,10 +40,7 @@ class Problems:
 
     def source_line(self, file: str, line: int) -> str:
         if file not in self._lines:
-            try:
-                self._lines[file] = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                self._lines[file] = []
+            self._lines[file] = _lines_of(file)
         lines = self._lines[file]
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
@@ -114,15 +102,21 @@ def node_loc(node: Any, file: str) -> Loc:
 _FILE_LINES: dict[str, list[str]] = {}
 
 
+def _lines_of(file: str) -> list[str]:
+    """A pack file's lines, to show where a problem is: only a regular file in its own
+    folder (a link out of it, a FIFO or a device is shown as nothing, never read)."""
+    try:
+        raw = files.read_bytes(file, MAX_FILE_BYTES, inside=Path(file).parent)
+    except files.FileProblem:
+        return []
+    return raw.decode("utf-8", errors="replace").splitlines()
+
+
 def _text_loc(file: str, line: int, col: int) -> Loc:
     """Block scalars (| and >) start on the next line at the block's indentation."""
     lines = _FILE_LINES.get(file)
     if lines is None:
-        try:
-            lines = Path(file).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            lines = []
-        _FILE_LINES[file] = lines
+        lines = _FILE_LINES[file] = _lines_of(file)
     text_line, text_col, indent = line + 1, col + 1, col
     if 0 <= line < len(lines):
         rest = lines[line][col:].lstrip()
@@ -138,19 +132,17 @@ def _text_loc(file: str, line: int, col: int) -> Loc:
     return Loc(file, line + 1, col + 1, text_line, text_col, indent)
 
 
-def _read_yaml(path: Path, problems: Problems) -> Any:
-    """A pack file's data, or None with the problem reported: too big, not UTF-8, not
-    YAML, a tag (`!!python/...`: packs are plain data), nested or aliased beyond bounds."""
+def _read_yaml(path: Path, problems: Problems, folder: Path) -> Any:
+    """A pack file's data, or None with the problem reported: not a regular file in the
+    pack's folder, too big, not UTF-8, not YAML, a tag (`!!python/...`: packs are plain
+    data), nested or aliased beyond bounds."""
     file = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            problems.add(Loc(file, 1, 1), f"the file is {size} bytes; a pack file may hold at most {MAX_FILE_BYTES}")
-            return None
-        raw = path.read_bytes()
-    except OSError as exc:
-        problems.add(Loc(file, 1, 1), f"cannot read: {exc.strerror}")
+        raw = files.read_bytes(path, MAX_FILE_BYTES, "a pack file", inside=folder)
+    except files.FileProblem as exc:
+        problems.add(Loc(file, 1, 1), f"cannot read: {exc.reason}")
         return None
+    _FILE_LINES.pop(file, None)  # positions are worked out from the text read now
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -162,66 +154,17 @@ def _read_yaml(path: Path, problems: Problems) -> Any:
             suggestion="save it as UTF-8",
         )
         return None
-    yaml = YAML(typ="rt")
-    open_flows: list[tuple[int, int, str]] = []  # where each [ or { not yet closed opens
     try:
-        first_alias: tuple[int, int] | None = None
-        for token in yaml.scan(text):
-            if isinstance(token, FlowSequenceStartToken | FlowMappingStartToken):
-                start = token.start_mark
-                open_flows.append((start.line + 1, start.column + 1, text[start.index]))
-            elif isinstance(token, FlowSequenceEndToken | FlowMappingEndToken) and open_flows:
-                open_flows.pop()
-            if isinstance(token, TagToken):
-                mark = token.start_mark
-                handle, suffix = token.value
-                problems.add(
-                    Loc(file, mark.line + 1, mark.column + 1),
-                    f"YAML tags such as {(handle or '') + (suffix or '')!r} are not allowed: a pack is plain data",
-                    suggestion="remove the tag",
-                    width=len((handle or "") + (suffix or "")),
-                )
-                return None
-            if isinstance(token, AliasToken) and first_alias is None:
-                first_alias = (token.start_mark.line + 1, token.start_mark.column + 1)
-        data = yaml.load(text)
-        if first_alias is not None and _expanded_size(data, {}) > MAX_YAML_VALUES:
-            problems.add(
-                Loc(file, *first_alias),
-                f"the aliases of this file expand to more than {MAX_YAML_VALUES} values",
-                suggestion="write the values out, or alias fewer nested aliases",
-            )
-            return None
-        return data
-    except MarkedYAMLError as exc:
-        line, col, message = _yaml_error_place(exc, open_flows[-1] if open_flows else None)
-        problems.add(Loc(file, line, col), message, card=_card_at(text, line))
-    except YAMLError as exc:
-        problems.add(Loc(file, 1, 1), f"not valid YAML: {exc}")
-    except RecursionError:
-        problems.add(Loc(file, 1, 1), "the YAML is nested too deeply")
-    return None
-
-
-def _yaml_error_place(exc: MarkedYAMLError, open_flow: tuple[int, int, str] | None) -> tuple[int, int, str]:
-    """Where a YAML mistake is and what it is. An unclosed bracket or quote is found only
-    where the next item starts, lines later; it is reported where it was opened."""
-    mark, context = exc.problem_mark, exc.context_mark
-    line = mark.line + 1 if mark else 1
-    col = mark.column + 1 if mark else 1
-    message = f"not valid YAML: {exc.problem}"
-    if context is not None and context.line + 1 < line and "quoted" in str(exc.context or ""):
-        where = context.line + 1, context.column + 1
-        return (*where, f"not valid YAML: the quote that starts here is not closed (at line {line}: {exc.problem})")
-    if open_flow is not None and open_flow[0] < line:
-        flow_line, flow_col, bracket = open_flow
-        closing = "]" if bracket == "[" else "}"
-        return (
-            flow_line,
-            flow_col,
-            f"not valid YAML: the {bracket!r} that starts here has no {closing!r} (at line {line}: {exc.problem})",
+        return yaml_data.load(text, typ="rt")
+    except yaml_data.YamlProblem as exc:
+        problems.add(
+            Loc(file, exc.line, exc.column),
+            exc.message,
+            suggestion=exc.suggestion,
+            width=exc.width,
+            card=_card_at(text, exc.line),
         )
-    return line, col, message
+    return None
 
 
 _CARD_ID = re.compile(r"\s*(?:-\s+)?id:\s*['\"]?([^'\"\s#]+)")
@@ -241,20 +184,6 @@ def _card_at(text: str, line: int) -> str:
     return ""
 
 
-def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
-    """How many values a node stands for with every alias written out (shared nodes are
-    counted once per place but worked out once, so a bomb costs no more than its text)."""
-    if not isinstance(node, dict | list):
-        return 1
-    known = sizes.get(id(node))
-    if known is not None:
-        return known
-    children = node.values() if isinstance(node, dict) else node
-    total = 1 + sum(_expanded_size(child, sizes) for child in children)
-    sizes[id(node)] = total
-    return total
-
-
 def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
     folder = Path(folder)
     manifest_path = folder / MANIFEST
@@ -265,7 +194,7 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
             suggestion="a pack folder holds pack.yaml and the YAML files it lists",
         )
         return None
-    manifest = _read_yaml(manifest_path, problems)
+    manifest = _read_yaml(manifest_path, problems, folder)
     mfile = str(manifest_path)
     if not isinstance(manifest, CommentedMap):
         if manifest is not None:
@@ -338,7 +267,7 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
                     f"the file {f!r} is outside the pack folder",
                     suggestion="list only files inside the pack's folder",
                 )
-            elif not p.is_file():
+            elif not p.exists() and not p.is_symlink():
                 problems.add(value_loc(files, i, mfile), f"the file {f!r} listed here does not exist")
             else:
                 paths.append(p)
@@ -351,7 +280,7 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
 
 
 def _load_part_file(pack: PackSource, path: Path, problems: Problems) -> None:
-    data = _read_yaml(path, problems)
+    data = _read_yaml(path, problems, Path(pack.folder))
     file = str(path)
     if data is None:
         return

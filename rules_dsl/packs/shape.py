@@ -411,8 +411,8 @@ EXTEND = Record(
 LIMITS = Record(
     doc="Bounds on a running game; the last pack that sets one wins (docs/modding.md#limits).",
     fields={
-        "steps": _f(Int(minimum=1, maximum=10_000_000), "steps of the rules between two decisions (20000)"),
-        "decisions-per-turn": _f(Int(minimum=1, maximum=1_000_000), "decisions in one turn (1000)"),
+        "steps": _f(Int(minimum=1, maximum=1_000_000), "steps of the rules between two decisions (20000)"),
+        "decisions-per-turn": _f(Int(minimum=1, maximum=100_000), "decisions in one turn (1000)"),
         "frames": _f(Int(minimum=1, maximum=10_000), "procedures and sections running inside each other (500)"),
     },
 )

@@ -7,10 +7,10 @@ the optional extra `report` (pip install 'rules-dsl[report]').
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
+from rules_dsl import files
 from rules_dsl.errors import RulesError
 
 MISSING = "rules-dsl report needs matplotlib, statsmodels and pandas: pip install 'rules-dsl[report]'"
@@ -35,26 +35,28 @@ def build(paths: list[str], out: Path, warn: Any = None) -> dict[str, Any]:
         games.extend(loaded.games)
     if not games:
         raise RulesError(f"no game results in {', '.join(paths)}" + (f" ({skipped} lines skipped)" if skipped else ""))
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RulesError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    files.output_dir(out, "the report")
     figs = figures.compute(games)
     figs["sources"] = list(paths)
     figs["skipped_lines"] = skipped
-    images = plots.draw(figs, out)
-    page.write(figs, images, out / "index.html")
+    try:
+        images = plots.draw(figs, out)
+        page.write(figs, images, out / "index.html")
+    except OSError as exc:  # a full disk, a folder made read-only meanwhile
+        raise RulesError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
     return figs
 
 
 def command(args: Any) -> int:
     import json
 
-    out = Path(args.out)
-    figs = build(list(args.results), out, warn=lambda text: print(text, file=sys.stderr))
+    from rules_dsl.terminal import echo
+
+    out = files.check_output_dir(args.out, "the report")  # before reading the results
+    figs = build(list(args.results), out, warn=lambda text: echo(text, stderr=True))
     skipped = figs["skipped_lines"]
     note = f", {skipped} broken or foreign lines skipped" if skipped else ""
-    print(f"wrote {out / 'index.html'} ({figs['games']} games{note})", file=sys.stderr)
+    echo(f"wrote {out / 'index.html'} ({figs['games']} games{note})", stderr=True)
     if args.json:
         print(json.dumps({k: v for k, v in figs.items() if k not in ("turns", "scores_by_bot")}, indent=2))
     return 0
