@@ -30,6 +30,13 @@ FIELDS: dict[str, tuple[type, ...]] = {
     "decisions": (int,),
     "counts": (dict,),
 }
+# keys newer files add (older ones lack them): key -> the JSON types its value may have
+OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
+    "lineup": (list,),  # the bots as named; `bots` is who sat where in this game
+    "seat_order": (list,),  # the line-up position seated in each seat
+    "rotate_seats": (bool,),
+    "choices": (dict,),  # {"offered": [{card: n} per seat], "taken": [...]}
+}
 MAX_LINE = 10_000_000  # a line longer than this is not one of ours
 
 
@@ -46,6 +53,9 @@ def problem(record: Any) -> str:
         if key not in record:
             return f"no {key!r}"
         if not isinstance(record[key], kinds) or isinstance(record[key], bool):
+            return f"{key!r} is {type(record[key]).__name__}"
+    for key, kinds in OPTIONAL_FIELDS.items():
+        if key in record and not isinstance(record[key], kinds):
             return f"{key!r} is {type(record[key]).__name__}"
     n = record["players"]
     if not 1 <= n <= 64 or len(record["scores"]) != n or len(record["bots"]) != n:
