@@ -1,4 +1,4 @@
-"""The rules-dsl command line: simulate, cards, validate, scenario, playthrough, play, golden, packs."""
+"""The rules-dsl command line: simulate, league, report, cards, validate, scenario, playthrough, play, golden, packs."""
 
 from __future__ import annotations
 
@@ -219,6 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play a batch of bot games, write results, print a summary")
     simulate.add_arguments(p)
     p.set_defaults(func=cmd_simulate)
+
+    from rules_dsl.league import add_parser as add_league_parser
+
+    add_league_parser(sub)
 
     p = sub.add_parser("report", help="a balance report (PNG plots and one HTML page) from simulate --out results")
     p.add_argument("results", nargs="+", help="results files (JSON lines) written by simulate --out")

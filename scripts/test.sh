@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 # shellcheck disable=SC1091
 . .venv/bin/activate
-python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,report,cluster]'
+python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,report,cluster,league]'
 # The report page is checked in a real headless browser: the system's chromium (Debian's
 # package), never a browser download. Without it (not root, no apt) that one test skips,
 # except under CI, where it fails.
