@@ -231,7 +231,7 @@ def pick_rates(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> lis
         d, d_low, d_high = diff_interval(took_w[key], took_n[key], left_w[key], left_n[key])
         weak = []
         if offered[key] < min_sample:
-            weak.append(f"offered in {offered[key]} decisions")
+            weak.append(f"offered in {offered[key]} decision{'' if offered[key] == 1 else 's'}")
         if took_n[key] < min_sample:
             weak.append(f"{_players(took_n[key])} took it")
         if left_n[key] < min_sample:
