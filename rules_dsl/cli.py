@@ -1,4 +1,4 @@
-"""The rules-dsl command line: simulate, cards, validate, scenario, playthrough, play, golden, packs."""
+"""The rules-dsl command line: simulate, league, report, cards, validate, scenario, playthrough, play, golden, packs."""
 
 from __future__ import annotations
 
@@ -347,9 +347,27 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_arguments(p)
     p.set_defaults(func=cmd_simulate)
 
+    from rules_dsl.league import add_parser as add_league_parser
+
+    add_league_parser(sub)
+
     p = sub.add_parser("report", help="a balance report (PNG plots and one HTML page) from simulate --out results")
     p.add_argument("results", nargs="+", help="results files (JSON lines) written by simulate --out")
     p.add_argument("--out", default="report", metavar="DIR", help="where to write index.html and the plots")
+    p.add_argument(
+        "--label",
+        action="append",
+        metavar="NAME",
+        help="name each results file, in order (one --label per file): compare the runs side by side "
+        "instead of pooling them",
+    )
+    p.add_argument(
+        "--min-sample",
+        type=terminal.whole_number(1),
+        default=20,
+        metavar="N",
+        help="grey a card's pick-rate row with fewer than N decisions or players on a side (default: 20)",
+    )
     p.add_argument("--json", action="store_true", help="also print the report's figures as JSON")
     p.set_defaults(func=cmd_report)
 

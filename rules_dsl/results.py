@@ -42,11 +42,15 @@ def dumps(record: dict[str, Any]) -> str:
 MAX_NAME = 1000  # a pack, bot, variant, card, statistic or end trigger's name
 MAX_ITEMS = 10_000  # items of one list or mapping (variants, statistics, cards of a seat)
 MAX_COUNT = 10**12  # turns, decisions, scores: far beyond any game, small enough to sum as floats
+# keys newer files add (older ones lack them): key -> the JSON types its value may have
 OPTIONAL: dict[str, tuple[type, ...]] = {
     "rounds": (int,),
     "tiebreaks": (list,),
     "budget": (str,),
     "packs": (list,),
+    "lineup": (list,),  # the bots as named; `bots` is who sat where in this game
+    "seat_order": (list,),  # the line-up position seated in each seat
+    "choices": (dict,),  # {"offered": [{card: n} per seat], "taken": [...]}
 }
 
 
@@ -89,6 +93,8 @@ def problem(record: Any) -> str:
     for key, kinds in (*FIELDS.items(), *OPTIONAL.items()):
         if key in record and (not isinstance(record[key], kinds) or isinstance(record[key], bool)):
             return f"{key!r} is {type(record[key]).__name__}"
+    if "rotate_seats" in record and not isinstance(record["rotate_seats"], bool):
+        return f"'rotate_seats' is {type(record['rotate_seats']).__name__}"
     n = record["players"]
     if not 1 <= n <= 64 or len(record["scores"]) != n or len(record["bots"]) != n:
         return "'players', 'scores' and 'bots' do not match"
@@ -122,6 +128,22 @@ def problem(record: Any) -> str:
             len(record["counts"]) <= MAX_ITEMS
             and all(_name(k) and _per_seat(v, n, _seat_counts) for k, v in record["counts"].items()),
         ),
+        ("lineup", "lineup" not in record or (_names(record["lineup"]) and len(record["lineup"]) == n)),
+        (
+            "seat_order",
+            "seat_order" not in record
+            or _per_seat(
+                record["seat_order"], n, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n
+            ),
+        ),
+        (
+            "choices",
+            "choices" not in record
+            or (
+                set(record["choices"]) <= {"offered", "taken"}
+                and all(_per_seat(v, n, _seat_counts) for v in record["choices"].values())
+            ),
+        ),
     ]
     for key, ok in checks:
         if not ok:
@@ -145,6 +167,9 @@ WHAT = {
     "winners": "are not seats",
     "breakdown": "is not {part: one number per seat}",
     "counts": "is not {statistic: one {card: count} per seat}",
+    "lineup": "is not one bot name per seat",
+    "seat_order": "is not one line-up position per seat",
+    "choices": "is not {offered|taken: one {card: count} per seat}",
 }
 
 

@@ -8,6 +8,7 @@ never on which worker played it or when.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import threading
@@ -23,7 +24,7 @@ from rules_dsl import chosen, files, results
 from rules_dsl.bots import Turn, make_bot
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
-from rules_dsl.statistics import Recorder
+from rules_dsl.statistics import ChoiceCounter, Recorder
 
 
 @attrs.frozen
@@ -34,31 +35,68 @@ class Batch:
     pack: str  # as the user named it, for the results
     players: int
     variants: tuple[str, ...] | None  # None: the pack's defaults
-    bots: tuple[str, ...]  # one per seat
+    bots: tuple[str, ...]  # the line-up: one per seat, in this order unless rotated
     budget: str = "200"
+    rotate: bool = False  # every distinct seat order of the line-up in turn
 
     def matches(self, record: dict[str, Any]) -> bool:
         return bool(
             record["pack"] == self.pack
             and record["players"] == self.players
-            and record["bots"] == list(self.bots)
+            and record.get("lineup", record["bots"]) == list(self.bots)
+            and record.get("rotate_seats", False) == self.rotate
             and (self.variants is None or record["variants"] == list(self.variants))
             and record.get("budget") == self.budget
         )
+
+    def seat_orders(self) -> list[tuple[int, ...]]:
+        """The line-up positions seated in each seat, for every distinct seat order (the
+        line-up as given first); one order unless rotated."""
+        return seat_orders(self.bots) if self.rotate else [tuple(range(len(self.bots)))]
+
+    def seating(self, seed: int) -> tuple[int, ...]:
+        """The seat order of game `seed`: it depends on the seed alone, so consecutive
+        seeds cycle through every order and a resumed batch seats each game as before."""
+        orders = self.seat_orders()
+        return orders[seed % len(orders)]
+
+
+MAX_ROTATED_PLAYERS = 8  # 8! = 40320 seat orders; more cannot be played equally often anyway
+
+
+def seat_orders(lineup: tuple[str, ...]) -> list[tuple[int, ...]]:
+    """Every distinct seat order of a line-up: two seats of the same bot swapped are one order."""
+    if len(lineup) > MAX_ROTATED_PLAYERS:
+        raise RulesError(
+            f"--rotate-seats: {len(lineup)} players have too many seat orders; rotate at most {MAX_ROTATED_PLAYERS}"
+        )
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[int, ...]] = []
+    for order in itertools.permutations(range(len(lineup))):
+        seated = tuple(lineup[i] for i in order)
+        if seated not in seen:
+            seen.add(seated)
+            out.append(order)
+    return out
 
 
 def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
     """One game as a results record; an error in the rules gives a record with `error` and the log."""
     variants = None if batch.variants is None else list(batch.variants)
-    bots = [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(batch.bots)]
+    order = batch.seating(seed)
+    seated = [batch.bots[i] for i in order]
+    bots = [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(seated)]
     log: list[str] = []
     try:
         recorder = Recorder(engine.rules, batch.players)
+        choices = ChoiceCounter(engine.rules, batch.players)
         st = engine.new_game(batch.players, seed, variants, recorder)
         log = st.log
         while st.pending is not None:
+            option = bots[st.pending.player].choose(Turn(engine, st))
+            choices.decided(st.pending, option)
             # a game that fails is dropped and replayed from its log: no undo needed
-            engine.apply_fast(st, bots[st.pending.player].choose(Turn(engine, st)))
+            engine.apply_fast(st, option)
     except Exception as exc:  # noqa: BLE001 - reported with the seed and a replay file, see write_replay
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}", "log": list(log)}
     return {
@@ -68,7 +106,10 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
         "variants": list(st.variants),
         "scenario": ", ".join(v for v in st.variants if chosen.is_choice(v)) or None,  # the chosen cards
         "players": batch.players,
-        "bots": list(batch.bots),
+        "bots": seated,
+        "lineup": list(batch.bots),
+        "seat_order": list(order),
+        "rotate_seats": batch.rotate,
         "budget": batch.budget,
         "scores": list(st.scores),
         "tiebreaks": list(st.tiebreaks),
@@ -79,6 +120,7 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
         "rounds": st.round,
         "decisions": len(st.log),
         "counts": recorder.counts,
+        "choices": choices.counts,
     }
 
 
@@ -243,6 +285,8 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         "win_share_by_seat": [w / n for w in wins],
         "win_rate_by_bot": {b: bot_wins.get(b, 0.0) / bot_seats[b] for b in sorted(bot_seats)},
         "end_triggers": dict(Counter(g["end_trigger"] or "(none)" for g in games).most_common()),
+        "seat_orders": dict(sorted(Counter(",".join(g["bots"]) for g in games).items())),
+        "rotated": any(g.get("rotate_seats") for g in games),
         "score_parts": {name: {"mean": sum(p) / len(p), "share": sum(p) / total_points} for name, p in parts.items()},
         "seconds": seconds,
         "games_per_second": n / seconds if seconds > 0 else None,
@@ -264,6 +308,13 @@ def summary_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
     rows.append(("mean winning score", f"{data['mean_winning_score']:.2f}"))
     rows.append(("max score", str(data["max_score"])))
     rows.append(("shared wins", str(data["shared_wins"])))
+    orders = data["seat_orders"]
+    if data["rotated"]:
+        counts = set(orders.values())
+        each = f"{counts.pop()} games each" if len(counts) == 1 else "unequal: " + ", ".join(map(str, orders.values()))
+        rows.append(("seats rotated", f"{len(orders)} seat orders, {each}"))
+    elif len(orders) == 1 and len(set(next(iter(orders)).split(","))) > 1:
+        rows.append(("seats fixed", "each bot always in the same seat: seat and bot are confounded"))
     for seat, share in enumerate(data["win_share_by_seat"]):
         rows.append((f"win share seat {seat + 1}", f"{100 * share:.1f}%"))
     if len(data["win_rate_by_bot"]) > 1:
@@ -373,10 +424,28 @@ def add_arguments(p: Any) -> None:
     p.add_argument(
         "--scheduler", metavar="ADDRESS", help="with --backend dask: the scheduler (default: start a local cluster)"
     )
+    p.add_argument(
+        "--rotate-seats",
+        action="store_true",
+        help="seat the line-up in every distinct seat order equally often (--games a multiple of their number)",
+    )
     p.add_argument("--out", metavar="FILE", help="write one game per line (JSON) as games finish")
     p.add_argument("--resume", action="store_true", help="with --out: play only the games missing from FILE")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def check_rotation(batch: Batch, games: int) -> None:
+    """With rotated seats, a number of games that gives every seat order the same share."""
+    k = len(batch.seat_orders())
+    if games % k:
+        from rules_dsl.terminal import UsageError
+
+        fewer = games - games % k
+        raise UsageError(
+            f"--rotate-seats: {games} games cannot seat the line-up {','.join(batch.bots)} in each of its {k} "
+            f"seat orders equally often: give --games {fewer + k}" + (f" or {fewer}" if fewer else "")
+        )
 
 
 def command(args: Any) -> int:
@@ -404,7 +473,8 @@ def command(args: Any) -> int:
         parse_budget(args.budget)
     picked = terminal.with_scenarios(rules, args.scenario, args.variant)
     variants = None if picked is None else tuple(picked)
-    batch = Batch(tuple(paths), args.pack, args.players, variants, tuple(bots), args.budget)
+    batch = Batch(tuple(paths), args.pack, args.players, variants, tuple(bots), args.budget, args.rotate_seats)
+    check_rotation(batch, args.games)
     # a bad variant or a pack without an evaluation for greedy/ismcts: a clear error now
     engine.new_game(args.players, args.seed, None if variants is None else list(variants))
     for name in set(bots):
@@ -467,7 +537,8 @@ def command(args: Any) -> int:
     else:
         chosen = rules.default_variants if variants is None else variants
         title = (
-            f"{rules.name}: {len(games)} games, {args.players} players, bots {','.join(bots)}, "
+            f"{rules.name}: {len(games)} games, {args.players} players, bots {','.join(bots)}"
+            f"{' (seats rotated)' if args.rotate_seats else ''}, "
             f"seeds {args.seed}..{args.seed + args.games - 1}, variants: {', '.join(chosen) or 'none'}"
         )
         terminal.say(title, "bold")

@@ -155,3 +155,78 @@ def test_bots_play_legal_reproducible_games(bot: str) -> None:
 
     assert game(3) == game(3)
     assert game(3) != game(4)
+
+
+# ---- rotated seats and the decisions counted ----------------------------------------------
+def test_rotate_seats_plays_every_seat_order_equally_often(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "r.jsonl"
+    argv = ["simulate", "--pack", "microcosm", "--games", "4", "--quiet", "--bots", "greedy,random"]
+    code, text, err = run(capsys, *argv, "--rotate-seats", "--out", str(out))
+    assert code == 0, err
+    assert "bots greedy,random (seats rotated)" in text
+    assert "seats rotated                     2 seat orders, 2 games each" in text
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    # the order depends on the seed alone: odd seeds swap the line-up
+    assert [r["bots"] for r in records] == [["random", "greedy"], ["greedy", "random"]] * 2
+    assert [r["seat_order"] for r in records] == [[1, 0], [0, 1]] * 2
+    assert all(r["lineup"] == ["greedy", "random"] and r["rotate_seats"] is True for r in records)
+    assert all(results.problem(r) == "" for r in records)
+    # the game of seed 2 is the game of the fixed line-up with seed 2, and seed 1 that of the swapped one
+    engine = Engine.for_pack("microcosm")
+    paths = tuple(pack_paths("microcosm"))
+    fixed = play_game(engine, Batch(paths, "microcosm", 2, None, ("greedy", "random")), 2)
+    swapped = play_game(engine, Batch(paths, "microcosm", 2, None, ("random", "greedy")), 1)
+    seating = {"lineup", "seat_order", "rotate_seats"}
+
+    def game(record: dict[str, object]) -> dict[str, object]:
+        return {k: v for k, v in record.items() if k not in seating}
+
+    assert game(fixed) == game(records[1]) and game(swapped) == game(records[0])
+    # a fixed line-up says its seats and bots are confounded; --json counts the seat orders
+    code, text, _ = run(capsys, *argv)
+    assert "seats fixed                       each bot always in the same seat" in text
+    data = json.loads(run(capsys, *argv, "--rotate-seats", "--json")[1])
+    assert data["rotated"] is True and data["seat_orders"] == {"greedy,random": 2, "random,greedy": 2}
+    # resuming the rotated batch plays nothing more; resuming it without rotation is refused
+    code, _, err = run(capsys, *argv, "--rotate-seats", "--out", str(out), "--resume")
+    assert code == 0 and "4 games there, 0 to play" in err
+    code, _, err = run(capsys, *argv, "--out", str(out), "--resume")
+    assert code == 1 and "holds games of other settings" in err
+
+
+def test_rotate_seats_needs_a_whole_number_of_rotations(capsys: Capsys) -> None:
+    code, out, err = run(
+        capsys, "simulate", "--games", "5", "--quiet", "--bots", "greedy,random,random",
+        "--players", "3", "--rotate-seats",
+    )  # fmt: skip
+    assert code == 2 and out == ""
+    # greedy,random,random has 3 distinct seat orders, not 6
+    assert "in each of its 3 seat orders equally often: give --games 6 or 3" in err
+
+
+def test_the_choices_counted_name_cards_offered_and_taken() -> None:
+    from rules_dsl.state import Decision
+    from rules_dsl.statistics import ChoiceCounter
+
+    engine = Engine.for_pack("base")
+    counter = ChoiceCounter(engine.rules, 2)
+    ask = Decision(1, "choose a card", ["research@hand", "research@action-area", "survey#12", "warfare", "done"], [])
+    counter.decided(ask, "research@action-area")
+    counter.decided(Decision(1, "choose", ["survey", "pass"], []), "pass")
+    counter.decided(Decision(0, "choose: follow OR dissent", ["follow", "dissent"], []), "follow")
+    counter.decided(Decision(0, "take a token", ["survey:iron", "warfare:iron"], []), "survey:iron")
+    assert counter.counts == {
+        "offered": [{}, {"research": 1, "survey": 2, "warfare": 1}],
+        "taken": [{}, {"research": 1}],
+    }
+
+
+def test_every_card_taken_was_offered_in_a_real_game(engine: Engine) -> None:
+    batch = Batch(tuple(pack_paths("base")), "base", 2, None, ("random", "random"))
+    record = play_game(engine, batch, 3)
+    offered, taken = record["choices"]["offered"], record["choices"]["taken"]
+    assert sum(sum(seat.values()) for seat in taken) > 10
+    for seat in range(2):
+        assert all(0 < n <= offered[seat][card] for card, n in taken[seat].items())
+    # no more takes than decisions
+    assert sum(sum(seat.values()) for seat in taken) <= record["decisions"]

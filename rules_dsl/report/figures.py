@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint  # type: ignore[import-untyped]
 
+MIN_SAMPLE = 20  # fewer players (or decisions) than this on a side: a card's row is shown greyed
+
 
 def _interval(wins: Any, n: Any) -> tuple[Any, Any]:
     """95% Wilson intervals; shared wins are fractions, so the interval is for the rounded count,
@@ -32,7 +34,7 @@ def rate_rows(wins: dict[str, float], seen: dict[str, int]) -> list[dict[str, An
     ]  # fmt: skip
 
 
-def compute(games: list[dict[str, Any]]) -> dict[str, Any]:
+def compute(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> dict[str, Any]:
     seat_wins: dict[str, float] = defaultdict(float)
     seat_seen: Counter[str] = Counter()
     bot_wins: dict[str, float] = defaultdict(float)
@@ -131,4 +133,227 @@ def compute(games: list[dict[str, Any]]) -> dict[str, Any]:
         "turns": turns,
         "scores_by_bot": dict(scores_by_bot),
         "mean_turns": float(np.mean(turns)),
+        "confounded": confounded(games),
+        "min_sample": min_sample,
+        "picks": pick_rates(games, min_sample),
     }
+
+
+# ---- trust: confounded seats, pick rates, comparisons ---------------------------------
+
+
+def diff_interval(w1: float, n1: int, w2: float, n2: int) -> tuple[float | None, float | None, float | None]:
+    """Rate 1 minus rate 2 with its 95% Newcomb interval (statsmodels); None without players."""
+    if not n1 or not n2:
+        return None, None, None
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    low, high = confint_proportions_2indep(
+        round(w1), n1, round(w2), n2, method="newcomb", compare="diff"
+    )  # fmt: skip
+    d = w1 / n1 - w2 / n2
+    return d, float(min(low, d)), float(max(high, d))
+
+
+def confounded(games: list[dict[str, Any]]) -> list[str]:
+    """Warnings where a bot never sat in a seat that others sat in (for one player count):
+    what the seat table says cannot be told from what the bot table says."""
+    seats: dict[int, dict[str, Counter[int]]] = defaultdict(lambda: defaultdict(Counter))
+    for g in games:
+        for seat, bot in enumerate(g["bots"]):
+            seats[g["players"]][bot][seat] += 1
+    out = []
+    for n, by_bot in sorted(seats.items()):
+        if len(by_bot) < 2:
+            continue
+        for bot, where in sorted(by_bot.items()):
+            if len(where) < n:
+                sat = ", ".join(str(s + 1) for s in sorted(where))
+                out.append(
+                    f"{n}-player games: {bot} only ever sat in seat {sat}, so seat and bot are confounded "
+                    "(a seat's win rate is partly its bot's, a bot's partly its seat's); "
+                    "simulate with --rotate-seats to separate them"
+                )
+    return out
+
+
+def _players(n: int) -> str:
+    return f"{n} player" if n == 1 else f"{n} players"
+
+
+def pick_rates(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> list[dict[str, Any]]:
+    """Per bot and card, from the decisions: how often the card was taken when offered (pick
+    rate, 95% Wilson interval over decisions), and among that bot's players who were offered
+    it, the win rate of those who took it minus those who never did (95% Newcomb interval).
+    A row with fewer than `min_sample` decisions or players on a side says why it is weak."""
+    offered: Counter[tuple[str, str]] = Counter()  # decisions
+    taken: Counter[tuple[str, str]] = Counter()
+    took_n: Counter[tuple[str, str]] = Counter()  # players
+    took_w: dict[tuple[str, str], float] = defaultdict(float)
+    left_n: Counter[tuple[str, str]] = Counter()
+    left_w: dict[tuple[str, str], float] = defaultdict(float)
+    for g in games:
+        choices = g.get("choices")
+        if not isinstance(choices, dict):
+            continue
+        offers, takes = choices.get("offered"), choices.get("taken")
+        n = g["players"]
+        if not (isinstance(offers, list) and isinstance(takes, list) and len(offers) == len(takes) == n):
+            continue
+        winners = g["winners"]
+        share = 1 / len(winners) if winners else 0.0
+        for seat in range(n):
+            seen, took = offers[seat], takes[seat]
+            if not (isinstance(seen, dict) and isinstance(took, dict)):
+                continue
+            bot = g["bots"][seat]
+            won = share if seat in winners else 0.0
+            for card, count in seen.items():
+                key = (bot, card)
+                offered[key] += count
+                k = took.get(card, 0)
+                taken[key] += k
+                if k:
+                    took_n[key] += 1
+                    took_w[key] += won
+                else:
+                    left_n[key] += 1
+                    left_w[key] += won
+    keys = sorted(offered, key=lambda k: (k[0], -offered[k], k[1]))
+    if not keys:
+        return []
+    n_off = np.array([offered[k] for k in keys])
+    n_take = np.array([taken[k] for k in keys])
+    low, high = _interval(n_take.astype(float), n_off)
+    rows = []
+    for i, (bot, card) in enumerate(keys):
+        key = (bot, card)
+        d, d_low, d_high = diff_interval(took_w[key], took_n[key], left_w[key], left_n[key])
+        weak = []
+        if offered[key] < min_sample:
+            weak.append(f"offered in {offered[key]} decision{'' if offered[key] == 1 else 's'}")
+        if took_n[key] < min_sample:
+            weak.append(f"{_players(took_n[key])} took it")
+        if left_n[key] < min_sample:
+            weak.append(f"{_players(left_n[key])} left it")
+        rows.append(
+            {
+                "bot": bot,
+                "card": card,
+                "offered": int(n_off[i]),
+                "taken": int(n_take[i]),
+                "pick_rate": float(n_take[i] / n_off[i]),
+                "pick_low": float(low[i]),
+                "pick_high": float(high[i]),
+                "took_players": took_n[key],
+                "took_win_rate": took_w[key] / took_n[key] if took_n[key] else None,
+                "left_players": left_n[key],
+                "left_win_rate": left_w[key] / left_n[key] if left_n[key] else None,
+                "win_diff": d,
+                "win_diff_low": d_low,
+                "win_diff_high": d_high,
+                "weak": f"under the minimum sample of {min_sample}: {', '.join(weak)}" if weak else "",
+            }
+        )
+    return rows
+
+
+def _mean(xs: list[float]) -> dict[str, Any]:
+    """Mean with its 95% t interval (statsmodels); no interval from fewer than 2 values."""
+    from statsmodels.stats.weightstats import DescrStatsW  # type: ignore[import-untyped]
+
+    m = float(np.mean(xs)) if xs else None
+    if len(xs) < 2:
+        return {"n": len(xs), "value": m, "low": None, "high": None}
+    low, high = DescrStatsW(np.asarray(xs, dtype=float)).tconfint_mean()
+    return {"n": len(xs), "value": m, "low": float(low), "high": float(high)}
+
+
+def _mean_diff(a: list[float], b: list[float]) -> dict[str, Any]:
+    """b's mean minus a's, 95% Welch interval."""
+    from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+
+    if len(a) < 2 or len(b) < 2:
+        return {"diff": None, "low": None, "high": None}
+    x, y = np.asarray(b, dtype=float), np.asarray(a, dtype=float)
+    d = float(x.mean() - y.mean())
+    if x.std() == 0 and y.std() == 0:
+        return {"diff": d, "low": d, "high": d}
+    low, high = CompareMeans(DescrStatsW(x), DescrStatsW(y)).tconfint_diff(usevar="unequal")
+    return {"diff": d, "low": float(low), "high": float(high)}
+
+
+def _rate(w: float, n: int) -> dict[str, Any]:
+    if not n:
+        return {"n": 0, "value": None, "low": None, "high": None}
+    low, high = _interval(np.array([w]), np.array([n]))
+    return {"n": n, "value": w / n, "low": float(low[0]), "high": float(high[0])}
+
+
+def _measures(games: list[dict[str, Any]]) -> dict[str, tuple[str, Any]]:
+    """measure name -> ("rate", (wins, n)) or ("mean", values), in page order."""
+    out: dict[str, tuple[str, Any]] = {}
+    bot_w: dict[str, float] = defaultdict(float)
+    bot_n: Counter[str] = Counter()
+    seat_w: dict[str, float] = defaultdict(float)
+    seat_n: Counter[str] = Counter()
+    parts: dict[str, list[float]] = defaultdict(list)
+    triggers: Counter[str] = Counter()
+    for g in games:
+        n, winners = g["players"], g["winners"]
+        share = 1 / len(winners) if winners else 0.0
+        for seat, bot in enumerate(g["bots"]):
+            won = share if seat in winners else 0.0
+            bot_w[bot] += won
+            bot_n[bot] += 1
+            seat_w[f"seat {seat + 1} of {n}"] += won
+            seat_n[f"seat {seat + 1} of {n}"] += 1
+        for name, part in g["breakdown"].items():
+            if isinstance(part, list):
+                parts[name].extend(float(x) for x in part if isinstance(x, int | float))
+        triggers[g["end_trigger"] or "(none)"] += 1
+    for bot in sorted(bot_n):
+        out[f"win rate of {bot} players"] = ("rate", (bot_w[bot], bot_n[bot]))
+    for where in sorted(seat_n):
+        out[f"win share of {where}"] = ("rate", (seat_w[where], seat_n[where]))
+    out["score per player"] = ("mean", [float(s) for g in games for s in g["scores"]])
+    for name in sorted(parts):
+        out[f"score from {name} per player"] = ("mean", parts[name])
+    out["game length (turns)"] = ("mean", [float(g["turns"]) for g in games])
+    for trigger, count in triggers.most_common():
+        out[f"ended by: {trigger}"] = ("rate", (float(count), len(games)))
+    return out
+
+
+def compare(runs: list[tuple[str, list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+    """Runs side by side: each measure's value in each run with its 95% interval, and every
+    run's difference from the first (Newcomb intervals for rates, Welch for means). A
+    measure missing from a run (a bot it did not play) is None there."""
+    measured = [(label, _measures(games)) for label, games in runs]
+    names: list[str] = []
+    for _, m in measured:
+        names.extend(k for k in m if k not in names)
+    rows = []
+    base = measured[0][1]
+    for name in names:
+        kind = next(m[name][0] for _, m in measured if name in m)
+        values, diffs = [], []
+        for i, (label, m) in enumerate(measured):
+            got = m.get(name)
+            if kind == "rate":
+                w, n = got[1] if got else (0.0, 0)
+                values.append({"label": label, **_rate(w, n)})
+            else:
+                values.append({"label": label, **_mean(got[1] if got else [])})
+            if i == 0:
+                continue
+            ref = base.get(name)
+            if kind == "rate":
+                bw, bn = ref[1] if ref else (0.0, 0)
+                w, n = got[1] if got else (0.0, 0)
+                d, low, high = diff_interval(w, n, bw, bn)
+                diffs.append({"label": label, "diff": d, "low": low, "high": high})
+            else:
+                diffs.append({"label": label, **_mean_diff(ref[1] if ref else [], got[1] if got else [])})
+        rows.append({"measure": name, "kind": kind, "values": values, "diffs": diffs})
+    return rows

@@ -40,27 +40,29 @@ def _height(n: int) -> float:
     return 1.2 + 0.3 * max(1, min(n, MAX_BARS))
 
 
-def draw(figs: dict[str, Any], out: Path) -> list[tuple[str, str]]:
-    """Every plot as `out/NAME.png`; returns (file name, caption) in page order."""
+def draw(figs: dict[str, Any], out: Path, prefix: str = "") -> list[tuple[str, str]]:
+    """Every plot as `out/PREFIXNAME.png`; returns (file name, caption) in page order."""
     images: list[tuple[str, str]] = []
     for key, what in (("by_seat", "seat"), ("by_bot", "bot"), ("by_scenario", "scenario")):
         rows = figs[key]
         fig, ax = plt.subplots(figsize=(7, _height(len(rows))))
         _rates(ax, rows, f"Win rate by {what}")
-        _save(fig, out, f"win-rate-by-{what}.png", images, f"Win rate by {what}, with 95% confidence intervals")
+        _save(
+            fig, out, prefix + f"win-rate-by-{what}.png", images, f"Win rate by {what}, with 95% confidence intervals"
+        )
     for stat, rows in figs["by_single_card"].items():
         rows = sorted(rows, key=lambda r: -r["n"])
         fig, ax = plt.subplots(figsize=(7, _height(len(rows))))
         _rates(ax, rows, f"Win rate by {stat}")
-        name = f"win-rate-by-{_slug(stat)}.png"
-        _save(fig, out, name, images, f"Win rate by {stat} (every player has one), with 95% intervals")
+        name = f"win-rate-by-{slug(stat)}.png"
+        _save(fig, out, prefix + name, images, f"Win rate by {stat} (every player has one), with 95% intervals")
 
     fig, ax = plt.subplots(figsize=(7, 3.5))
     bots = list(figs["scores_by_bot"])
     ax.boxplot([figs["scores_by_bot"][b] for b in bots], tick_labels=bots, orientation="horizontal")
     ax.set_xlabel("final score")
     ax.set_title("Score distribution by bot")
-    _save(fig, out, "scores.png", images, "Final scores of each bot's players")
+    _save(fig, out, prefix + "scores.png", images, "Final scores of each bot's players")
 
     fig, ax = plt.subplots(figsize=(7, 3.5))
     turns = np.array(figs["turns"])
@@ -68,7 +70,7 @@ def draw(figs: dict[str, Any], out: Path) -> list[tuple[str, str]]:
     ax.set_xlabel("turns")
     ax.set_ylabel("games")
     ax.set_title(f"Game length (mean {turns.mean():.1f} turns)")
-    _save(fig, out, "game-length.png", images, "Game length in turns")
+    _save(fig, out, prefix + "game-length.png", images, "Game length in turns")
 
     fig, ax = plt.subplots(figsize=(7, _height(len(figs["end_triggers"]))))
     names = list(figs["end_triggers"])
@@ -76,7 +78,7 @@ def draw(figs: dict[str, Any], out: Path) -> list[tuple[str, str]]:
     ax.invert_yaxis()
     ax.set_xlabel("games")
     ax.set_title("How games ended")
-    _save(fig, out, "end-triggers.png", images, "End triggers")
+    _save(fig, out, prefix + "end-triggers.png", images, "End triggers")
 
     for stat, rows in figs["cards"].items():
         if stat in figs["by_single_card"]:
@@ -99,10 +101,37 @@ def draw(figs: dict[str, Any], out: Path) -> list[tuple[str, str]]:
         ax.set_xlabel("win rate of players (95% interval)")
         ax.set_title(f"Players who {stat} a card vs those who did not")
         ax.legend(loc="lower right")
-        name = f"cards-{_slug(stat)}.png"
-        _save(fig, out, name, images, f"Win rate of players who {stat} each card, against those who did not")
+        name = f"cards-{slug(stat)}.png"
+        _save(fig, out, prefix + name, images, f"Win rate of players who {stat} each card, against those who did not")
     return images
 
 
-def _slug(text: str) -> str:
+def draw_comparison(rows: list[dict[str, Any]], out: Path) -> list[tuple[str, str]]:
+    """The rates of the comparison (win rates, end triggers) as grouped bars, one colour a run."""
+    images: list[tuple[str, str]] = []
+    rates = [r for r in rows if r["kind"] == "rate"][:MAX_BARS]
+    if not rates:
+        return images
+    labels = [v["label"] for v in rates[0]["values"]]
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.35 * len(rates) * max(1, len(labels) / 2)))
+    height = 0.8 / len(labels)
+    y = np.arange(len(rates))
+    for i, label in enumerate(labels):
+        vals = [r["values"][i] for r in rates]
+        rate = np.array([v["value"] if v["value"] is not None else 0.0 for v in vals])
+        below = [v["value"] - v["low"] if v["value"] is not None else 0.0 for v in vals]
+        above = [v["high"] - v["value"] if v["value"] is not None else 0.0 for v in vals]
+        offset = (i - (len(labels) - 1) / 2) * height
+        ax.barh(y + offset, rate, height=height, xerr=np.array([below, above]), capsize=2, label=label)
+    ax.set_yticks(y, [r["measure"] for r in rates])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("rate (95% interval)")
+    ax.set_title("Runs compared")
+    ax.legend(loc="lower right")
+    _save(fig, out, "compare-rates.png", images, "Win rates and end triggers of each run, with 95% intervals")
+    return images
+
+
+def slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-")
