@@ -11,24 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules_dsl.compiler.compose import LIST_WORDS, MAP_WORDS
 from rules_dsl.packs.loader import Problems, key_loc, value_loc
 from rules_dsl.packs.model import Loc
 
 # vocabulary key -> the category its names are in
-LIST_KEYS = {"symbols": "symbol", "tokens": "token", "sections": "section"}
-MAP_KEYS = {
-    "kinds": "kind",
-    "properties": "property",
-    "counters": "counter",
-    "zones": "zone",
-    "zone-groups": "zone group",
-    "token-groups": "token group",
-    "moments": "moment",
-    "windows": "window",
-    "quantities": "quantity",
-}
+LIST_KEYS = LIST_WORDS
+MAP_KEYS = {**MAP_WORDS, "moments": "moment", "windows": "window", "quantities": "quantity"}
 
-# what a player or the game has (`your X`, `the X`, `the opponent's X`, a card's `its X`)
+# what a player or the game has (`your X`, `the X`, `the opponent's X`)
 _HELD = ("counter", "zone", "zone group", "quantity")
 # what is counted, gained or chosen (`the number of X`, `gain 1 X`, `choose 1 X`)
 _NOUNS = ("kind", "counter", "token", "token group", "symbol")
