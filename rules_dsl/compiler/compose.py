@@ -250,12 +250,44 @@ def _cards(m: _Merger, src: PackSource) -> None:
             )
             continue
         seen[card.id] = card
+        if not _override_declared(m, src.id, card):
+            continue
         if not m.define(f"card {card.id}", src.id, card.loc, {k: f.value for k, f in card.fields.items()}):
             continue
         if card.id in by_id:
             m.out.cards[by_id[card.id]] = card
         else:
             m.out.cards.append(card)
+
+
+def _override_declared(m: _Merger, pack: str, card: CardSource) -> bool:
+    """A card may replace a required pack's card of the same id only if it says
+    `override: true`, so that reusing an id by mistake is an error, not a silent swap."""
+    flag = card.fields.get("override")
+    if flag is not None and not isinstance(flag.value, bool):
+        m.problems.add(flag.loc, "override must be true or false", card=card.id, expected=["true", "false"])
+        return False
+    given = [t for t in m.touches.get(f"card {card.id}", []) if t.pack in m.below[pack] and not t.extends]
+    wanted = flag is not None and flag.value
+    if given and not wanted:
+        first = given[-1].loc
+        m.problems.add(
+            card.loc,
+            f"pack {given[-1].pack!r} already has a card {card.id!r} ({first.place()}): "
+            "a card that replaces it says so",
+            card=card.id,
+            suggestion="add 'override: true' to replace it, or give this card another id",
+        )
+        return False
+    if wanted and not given:
+        m.problems.add(
+            flag.loc if flag is not None else card.loc,
+            f"override: true, but no pack {pack!r} requires has a card {card.id!r} to replace",
+            card=card.id,
+            suggestion="remove 'override: true', or require the pack whose card this replaces",
+        )
+        return False
+    return True
 
 
 def _phases(turn: Located, problems: Problems) -> list[tuple[str, Pieces]]:

@@ -6,6 +6,7 @@ from typing import Any
 
 import attrs
 
+from rules_dsl.compiler.words import check_one_meaning
 from rules_dsl.errors import suggest
 from rules_dsl.packs import shape
 from rules_dsl.packs.loader import Problems, key_loc, value_loc
@@ -383,6 +384,4 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
             expected=sorted(voc.quantities),
             suggestion=suggest(voc.slot_room, voc.quantities),
         )
-    for q in voc.quantities:
-        if q in voc.counter_words:
-            problems.add(loc, f"quantity {q!r} has the name of a counter: give it another name")
+    check_one_meaning(parts, problems)

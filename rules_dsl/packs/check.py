@@ -38,6 +38,8 @@ def describe(s: sh.Shape) -> str:
         return " or ".join(describe(o) for o in s.options)
     if isinstance(s, sh.Nothing):
         return "empty"
+    if isinstance(s, sh.Bool):
+        return "true or false"
     return "anything"
 
 
@@ -133,6 +135,9 @@ def check(node: Any, s: sh.Shape, file: str, problems: Problems, where: str, loc
         if not fits:
             problems.add(loc, f"{where} must be {describe(s)}")
         return fits
+    if isinstance(s, sh.Bool) and not isinstance(node, bool):
+        problems.add(loc, f"{where} must be {describe(s)}")
+        return False
     if isinstance(s, sh.Nothing) and node is not None:
         problems.add(loc, f"{where} must be empty")
         return False

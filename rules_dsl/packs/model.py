@@ -19,6 +19,10 @@ class Loc:
     # (first line in the joined text, where that piece is written), in order
     segments: tuple[tuple[int, Loc], ...] = ()
 
+    def place(self) -> str:
+        """file:line:col, as a message names another declaration."""
+        return f"{self.file}:{self.line}:{self.column}"
+
 
 @attrs.define
 class Located:

@@ -67,6 +67,12 @@ class Int(Shape):
 
 
 @attrs.frozen
+class Bool(Shape):
+    def schema(self) -> dict[str, Any]:
+        return {"type": "boolean"}
+
+
+@attrs.frozen
 class Nothing(Shape):
     def schema(self) -> dict[str, Any]:
         return {"type": "null"}
@@ -350,6 +356,7 @@ _CARD_FIELDS = {
     "slots": _f(NAMES, "token kinds it has slots for"),
     "text": _f(Str(doc="card text: sections such as 'ACTION: draw 1 card', and abilities")),
     "wild": _f(CONDITION, "while this holds for its owner, the card counts as one of every symbol"),
+    "override": _f(Bool(), "true: this card replaces the card with the same id in a pack this one requires"),
 }
 _CARD_EXTRA = ((PROPERTY_NAME, OneOf(options=(Int(), Str()))),)
 
