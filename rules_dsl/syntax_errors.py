@@ -108,7 +108,7 @@ _BEFORE_VERB = frozenset({"OR", "either", "then", "otherwise", "may"})
 
 def _misspelt_before(text: str, pos: int, words: Describer) -> tuple[int, str, str]:
     """The nearest verb before pos in its statement that is no keyword but close to one
-    (`drow` of `survey 2 OR drow 1 card`): (where, word, keyword), or (pos, '', '').
+    (`drow` of `gain 2 gold OR drow 1 card`): (where, word, keyword), or (pos, '', '').
     Only verb places count: elsewhere a word is a name the packs declare (`hand`)."""
     start = max(text.rfind(c, 0, pos) for c in ";:(") + 1
     found = list(_WORD.finditer(text, start, pos))
