@@ -48,8 +48,41 @@ def player_option(seat: int) -> str:
 # ---- statements ----------------------------------------------------------------------
 
 
+class _ChooseOne:
+    """A choice of one value bound by name (a player, a property value): none to choose
+    from fails, a single one is taken without asking."""
+
+    __slots__ = ()
+    text: str
+    name: str
+
+    def _options(self, st: GameState, fr: Frame) -> list[Any]:
+        raise NotImplementedError
+
+    def _label(self, value: Any) -> str:
+        raise NotImplementedError
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        opts = self._options(st, fr)
+        if not opts:
+            st.failed = True
+            st.frames.pop()
+            return
+        if len(opts) == 1:
+            self.resume(st, fr, opts[0])
+            return
+        st.pending = Decision(fr.player, self.text, [self._label(v) for v in opts], opts, source_of(st, fr))
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        bind(st, self.name, value)
+        st.frames.pop()
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return bool(self._options(st, fr))
+
+
 @attrs.frozen(eq=False)
-class ChoosePlayer(Guard):
+class ChoosePlayer(_ChooseOne, Guard):
     """`choose an opponent where C as the target`: options `player N` (seats from 1)."""
 
     eid: int
@@ -65,23 +98,8 @@ class ChoosePlayer(Guard):
         cond = self.cond
         return [p for p in found if cond.test(st, as_player(fr, p))]
 
-    def step(self, st: GameState, fr: Frame) -> None:
-        opts = self._options(st, fr)
-        if not opts:
-            st.failed = True
-            st.frames.pop()
-            return
-        if len(opts) == 1:
-            self.resume(st, fr, opts[0])
-            return
-        st.pending = Decision(fr.player, self.text, [player_option(p) for p in opts], list(opts), source_of(st, fr))
-
-    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
-        bind(st, self.name, value)
-        st.frames.pop()
-
-    def can_start(self, st: GameState, fr: Frame) -> bool:
-        return bool(self._options(st, fr))
+    def _label(self, value: Any) -> str:
+        return player_option(value)
 
 
 @attrs.frozen(eq=False)
@@ -130,7 +148,7 @@ class ForPlayersWhere(Effect):
 
 
 @attrs.frozen(eq=False)
-class ChooseValue(Effect):
+class ChooseValue(_ChooseOne, Effect):
     """`choose a rank value other than 1 as the guess`: one of the property's values (the
     declared ones, or for a number the values printed on the pack's cards), bound as a
     number or a word."""
@@ -148,23 +166,8 @@ class ChooseValue(Effect):
         skip = other.num(st, fr) if isinstance(other, NumExpr) else other.text(st, fr)
         return [v for v in self.values if v != skip]
 
-    def step(self, st: GameState, fr: Frame) -> None:
-        opts = self._options(st, fr)
-        if not opts:
-            st.failed = True
-            st.frames.pop()
-            return
-        if len(opts) == 1:
-            self.resume(st, fr, opts[0])
-            return
-        st.pending = Decision(fr.player, self.text, [str(v) for v in opts], opts, source_of(st, fr))
-
-    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
-        bind(st, self.name, value)
-        st.frames.pop()
-
-    def can_start(self, st: GameState, fr: Frame) -> bool:
-        return bool(self._options(st, fr))
+    def _label(self, value: Any) -> str:
+        return str(value)
 
 
 @attrs.frozen(eq=False)
