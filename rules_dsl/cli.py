@@ -227,15 +227,16 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from rules_dsl import files, saved
     from rules_dsl.play import play
 
     engine = _engine(args.pack)
     start = None
     if args.load:
-        try:
-            text = Path(args.load).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RulesError(f"cannot read the saved game {args.load}: {exc.strerror}") from None
+        try:  # read as `rules-dsl load` reads it: a regular file of bounded size
+            text = files.read_text(args.load, saved.MAX_FILE_BYTES, "a saved game")
+        except files.FileProblem as exc:
+            raise RulesError(f"cannot read the saved game {args.load}: {exc.reason}") from None
         try:
             start = engine.from_json(text)
         except RulesError as exc:

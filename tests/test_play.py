@@ -73,6 +73,9 @@ def test_play_loads_a_saved_game_from_the_command_line(tmp_path: Path, capsys: p
     assert f"error: {bad}: not valid JSON" in capsys.readouterr().err
     assert main(["play", "--pack", "microcosm", "--load", str(tmp_path / "missing.json")]) == 1
     assert "cannot read the saved game" in capsys.readouterr().err
+    # read as every user's file is: a special file is refused, never read whole
+    assert main(["play", "--pack", "microcosm", "--load", "/dev/zero"]) == 1
+    assert "cannot read the saved game /dev/zero: it is a device, not a regular file" in capsys.readouterr().err
 
 
 def test_playthrough_tells_the_game_in_words(capsys: pytest.CaptureFixture[str]) -> None:
