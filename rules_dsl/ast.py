@@ -545,6 +545,30 @@ class Activated:
 
 
 @attrs.frozen
+class Replacement:
+    """`[MAY] INSTEAD OF you MOMENT: ...` or `[MAY] PREVENT an opponent MOMENT` (block None):
+    what happens instead when the rules' `you MOMENT: ...` would happen to a player."""
+
+    optional: bool
+    subject: str
+    moment: str
+    block: Block | None
+    pos: Pos
+    moment_pos: Pos
+
+
+@attrs.frozen
+class Event:
+    """`you MOMENT: BODY` (or `they MOMENT: BODY`): the body is an event that replacement
+    abilities may replace or prevent for the player it happens to."""
+
+    moment: str
+    body: Stmt
+    pos: Pos
+    moment_pos: Pos
+
+
+@attrs.frozen
 class Lasting:
     """`for the rest of this turn: (...)`: abilities that last until the turn ends."""
 
@@ -688,7 +712,7 @@ class CountPlayers:
     pos: Pos
 
 
-Ability = Continuous | Triggered | Activated
+Ability = Continuous | Triggered | Activated | Replacement
 
 CardRef = It | ThisCard | Ref | TopCard
 SymbolRef = SymbolName | Ref
@@ -751,4 +775,5 @@ Stmt = (
     | ChooseValue
     | TurnOrder
     | SetVar
+    | Event
 )

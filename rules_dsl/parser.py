@@ -438,6 +438,23 @@ class _ToAst(Transformer[Token, Any]):
     def activated_any(self, meta: Any, ch: list[Any]) -> ast.Activated:
         return ast.Activated(str(ch[0]), ch[1], _pos(meta), _tpos(ch[0]), once=False)
 
+    def _replacement(self, meta: Any, ch: list[Any], block: Any) -> ast.Replacement:
+        optional = isinstance(ch[0], Token) and ch[0].type == "MAY"
+        rest = ch[1:] if optional else ch
+        return ast.Replacement(optional, rest[0], str(rest[1]), block, _pos(meta), _tpos(rest[1]))
+
+    def instead(self, meta: Any, ch: list[Any]) -> ast.Replacement:
+        return self._replacement(meta, ch[:-1], ch[-1])
+
+    def prevent(self, meta: Any, ch: list[Any]) -> ast.Replacement:
+        return self._replacement(meta, ch, None)
+
+    def replacement(self, meta: Any, ch: list[Any]) -> Any:
+        return ch[0]
+
+    def event(self, meta: Any, ch: list[Any]) -> ast.Event:
+        return ast.Event(str(ch[0]), ch[1], _pos(meta), _tpos(ch[0]))
+
     def lasting_body(self, meta: Any, ch: list[Any]) -> tuple[Any, ...]:
         return tuple(ch)
 

@@ -66,6 +66,8 @@ def _item(node: Any) -> str:
         return f"{_when(node)}: " + _lines(node.block, "  ")
     if isinstance(node, ast.Activated):
         return f"{_during(node)}: " + _lines(node.block, "  ")
+    if isinstance(node, ast.Replacement) and node.block is not None:
+        return f"{_instead(node)}: " + _lines(node.block, "  ")
     if isinstance(node, ast.Continuous):
         return f"WHILE {show(node.spot)}: " + ";\n  ".join(show(m) for m in node.mods)
     return show(node)
@@ -668,6 +670,22 @@ def _a(word: str) -> str:
 @prints(ast.Activated)
 def _activated(n: ast.Activated, follow: frozenset[str]) -> str:
     return f"{_during(n)}: {show(n.block)}"
+
+
+def _instead(n: ast.Replacement) -> str:
+    may = "MAY " if n.optional else ""
+    word = "INSTEAD OF" if n.block is not None else "PREVENT"
+    return f"{may}{word} {_SUBJECTS[n.subject]} {n.moment}"
+
+
+@prints(ast.Replacement)
+def _replacement(n: ast.Replacement, follow: frozenset[str]) -> str:
+    return _instead(n) if n.block is None else f"{_instead(n)}: {show(n.block)}"
+
+
+@prints(ast.Event, compound=True)
+def _event(n: ast.Event, follow: frozenset[str]) -> str:
+    return f"you {n.moment}: {body(n.body)}"
 
 
 @prints(ast.Lasting)

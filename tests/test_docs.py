@@ -108,7 +108,9 @@ def example_pack(folder: Path, pack: str) -> list[tuple[int, Example]]:
     cards: list[tuple[str, Example]] = []
     procedures: list[tuple[str, Example]] = []
     for n, e in enumerate(x for x in examples() if x.pack == pack):
-        if e.start == "start" and re.match(r"[A-Z][A-Z0-9_]*:|WHEN |WHENEVER |WHILE |ONCE PER TURN|DURING ", e.text):
+        if e.start == "start" and re.match(
+            r"[A-Z][A-Z0-9_]*:|WHEN |WHENEVER |WHILE |ONCE PER TURN|DURING |INSTEAD OF |PREVENT |MAY ", e.text
+        ):
             head = f"  - id: doc-example-{n}\n    kind: {kind}\n    zone: {zone}\n    count: 0\n    text: |-"
             cards.append((f"{head}\n{_indent(e.text, 6)}", e))
         else:

@@ -16,6 +16,7 @@ from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.invariants import compile_invariants
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
 from rules_dsl.compiler.vocabulary import Vocabulary, add_to_groups, read_vocabulary
+from rules_dsl.effects.abilities import ReplaceAbility
 from rules_dsl.effects.base import Effect
 from rules_dsl.effects.control import Scope
 from rules_dsl.effects.turns import GameLoop
@@ -351,6 +352,7 @@ class _Builder:
                 "procedure": f"; not every call of {miss.unit.key[1]!r} binds it",
                 "moment": f"; not every 'announce {miss.unit.key[1]}' binds it",
                 "window": f"; not every 'use {miss.unit.key[1]} abilities' binds it",
+                "replaced": f"; not every 'you {miss.unit.key[1]}: ...' binds it",
             }
             self.problems.add(
                 text_pos(miss.unit.loc, miss.var.pos.line, miss.var.pos.column),
@@ -374,6 +376,8 @@ class _Builder:
                 return ("moment", self._sc.moment(part.moment, part.moment_pos))
             if isinstance(part, ast.Activated):
                 return ("window", self._sc.window(part.window, part.window_pos))
+            if isinstance(part, ast.Replacement) and part.block is not None:
+                return ("replaced", self._sc.moment(part.moment, part.moment_pos))
         except CompileError:
             pass  # reported where the ability is compiled
         return None
@@ -917,8 +921,9 @@ class _Builder:
                     zone=zone_name,
                     public_props=voc.backs.get(str(kind.value), ()),
                     mods={q: tuple(ms) for q, ms in mods.items()},
-                    triggers=tuple(triggers),
+                    triggers=tuple(t for t in triggers if not isinstance(t, ReplaceAbility)),
                     activated=tuple(activated),
+                    replacements=tuple(t for t in triggers if isinstance(t, ReplaceAbility)),
                     source={
                         k: str(f[k].value)
                         for k in ("text", *(p for p, t in voc.properties.items() if t == "expression"))
@@ -997,6 +1002,8 @@ class _Builder:
             )
         if isinstance(node, ast.Triggered):
             triggers.append(sc.trigger(node))
+        elif isinstance(node, ast.Replacement):
+            triggers.append(sc.replacement(node))  # sorted out of the triggers by compile_cards
         else:
             # a card is one option where its abilities are offered: one per window
             if any(a.window == node.window for a in activated):

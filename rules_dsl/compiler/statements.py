@@ -550,6 +550,37 @@ class StatementCompiler:
         text = f"{during}: {node.block.text}"
         return self.add(abilities.ActivatedAbility, text=text, window=window, body=body, once=node.once)
 
+    def replacement(self, node: ast.Replacement) -> abilities.ReplaceAbility:
+        """`[MAY] INSTEAD OF <subject> MOMENT: ...` / `[MAY] PREVENT <subject> MOMENT`."""
+        moment = self.moment(node.moment, node.moment_pos)
+        if node.subject not in abilities.SUBJECTS:
+            raise CompileError(
+                f"a replacement's subject is you, an opponent or a player, not {node.subject!r}", node.pos
+            )
+        self.listeners.replaced.add(moment)
+        body = self.block(node.block) if node.block is not None else None
+        who = {"you": "you", "opponent": "an opponent", "player": "a player"}[node.subject]
+        head = f"{'MAY ' if node.optional else ''}{'INSTEAD OF' if body is not None else 'PREVENT'} {who} {moment}"
+        text = head if node.block is None else f"{head}: {node.block.text}"
+        return self.add(
+            abilities.ReplaceAbility,
+            text=text,
+            moment=moment,
+            subject=node.subject,
+            optional=node.optional,
+            body=body,
+        )
+
+    def s_Event(self, node: ast.Event, optional: str) -> Effect:
+        moment = self.moment(node.moment, node.moment_pos)
+        return self.add(
+            abilities.Replaceable,
+            text=f"you {moment}: ...",
+            moment=moment,
+            body=self.body(node.body),
+            listeners=self.listeners,
+        )
+
     def s_Announce(self, node: ast.Announce, optional: str) -> Effect:
         moment = self.moment(node.moment, ast.Pos(node.pos.line, node.pos.column + 9, len(node.moment)))
         card = self.card(node.card) if node.card is not None else None

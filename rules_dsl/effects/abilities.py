@@ -30,6 +30,7 @@ class Listeners:
 
     moments: set[str] = attrs.Factory(set)  # moments some triggered ability answers
     windows: set[str] = attrs.Factory(set)  # windows some activated ability uses
+    replaced: set[str] = attrs.Factory(set)  # moments some replacement ability answers
     zone: str = ""  # the pack's ability zone (per player)
     facing: str = ""  # "" any | "up" | "down"
 
@@ -86,6 +87,26 @@ class TriggerAbility(Effect):
         if self.subject == "opponent" and owner == announcer:
             return False
         return not self.this_card or card == subject_card
+
+
+@attrs.frozen(eq=False)
+class ReplaceAbility(Effect):
+    """`[MAY] INSTEAD OF <subject> <moment>: body`, or `[MAY] PREVENT <subject> <moment>`
+    (body None). Run only by `Replaceable`."""
+
+    eid: int
+    text: str
+    moment: str
+    subject: str  # "you" | "opponent" | "player": whom the event happens to, from the owner
+    optional: bool
+    body: Effect | None
+
+    def hears(self, owner: int, affected: int) -> bool:
+        if self.subject == "you":
+            return owner == affected
+        if self.subject == "opponent":
+            return owner != affected
+        return True
 
 
 @attrs.frozen(eq=False)
@@ -351,3 +372,87 @@ class Quantity(NumExpr):
                 finally:
                     st.frames.pop()
         return total
+
+
+def _replacements(st: GameState, fr: Frame, moment: str, lis: Listeners, owner: int) -> list[tuple[int, Any]]:
+    """The replacement abilities of `owner`'s cards in the ability zone that answer
+    `moment` happening to the player of `fr` and can start now, in zone order."""
+    rules = st.rules
+    out: list[tuple[int, Any]] = []
+    for c in _spot_cards(st, lis.zone, lis.facing, owner):
+        for ab in rules.cards[st.cards[c].type].replacements:
+            if ab.moment != moment or not ab.hears(owner, fr.player):
+                continue
+            if ab.body is not None:
+                probe = Frame(ab.body.eid, owner, c, 0, {}, None)
+                st.frames.append(probe)
+                try:
+                    ok = ab.body.can_start(st, probe)
+                finally:
+                    st.frames.pop()
+                if not ok:
+                    continue
+            out.append((c, ab))
+    return out
+
+
+@attrs.frozen(eq=False)
+class Replaceable(Effect):
+    """`you MOMENT: BODY`: the body happens to the player, unless a replacement ability
+    answers. Players are asked in seat order from that player; the first of them whose
+    cards (in the ability zone) answer decides: a mandatory replacement is taken at once
+    (the first in zone order), an optional one is offered (its cards, or `pass`). The
+    chosen ability's body runs instead (with "you" its card's owner and `this card` the
+    card; PREVENT runs nothing), and its failure is its own. With none taken, the body
+    runs as if written alone: this frame becomes it, so its failure goes on."""
+
+    eid: int
+    text: str
+    moment: str
+    body: Effect
+    listeners: Listeners
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:  # a replacement ran
+            st.failed = False
+            st.frames.pop()
+            return
+        if self.moment in self.listeners.replaced:
+            if fr.data is None:
+                fr.data = [0]
+            while fr.data[0] < st.players:
+                owner = (fr.player + fr.data[0]) % st.players
+                fr.data[0] += 1
+                found = _replacements(st, fr, self.moment, self.listeners, owner)
+                if not found:
+                    continue
+                forced = [(c, ab) for c, ab in found if not ab.optional]
+                if forced:
+                    self.resume(st, fr, [forced[0][0], forced[0][1].eid, owner])
+                    return
+                ids, chosen = card_options(st, [c for c, _ in found])
+                values = [[c, ab.eid, owner] for c, ab in found if c in chosen]
+                st.pending = Decision(
+                    owner, f"{self.moment}: use a card instead?", [*ids, "pass"], [*values, None], source_of(st, fr)
+                )
+                return
+        # nothing replaces it: this frame becomes the body
+        fr.eid = self.body.eid
+        fr.pc = 0
+        fr.data = None
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value is None:  # passed: the next player may answer
+            self.step(st, fr)
+            return
+        card, eid, owner = value
+        ab = st.rules.effects[eid]
+        assert isinstance(ab, ReplaceAbility)
+        fr.pc = 1
+        if st.trace is not None:
+            st.trace.append(f"player {fr.player + 1}: {self.moment} replaced")
+        if ab.body is not None:
+            st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return self.body.can_start(st, fr)

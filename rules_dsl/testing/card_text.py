@@ -105,10 +105,20 @@ class _Grammar:
 
     # ---- top level ---------------------------------------------------------------
     def start(self, d: int) -> Text:
-        # section+ (a card's text); now and then a bare block, which a card must refuse
-        sections = st.lists(self.section(d), min_size=1, max_size=3).map("\n".join)
+        # section+ (a card's text), now and then with a replacement ability; now and then a
+        # bare block, which a card must refuse
+        items = st.one_of(self.section(d), self.section(d), self.section(d), self.replacement(d))
+        sections = st.lists(items, min_size=1, max_size=3).map("\n".join)
         block = self.block(d)
         return st.integers(0, 9).flatmap(lambda i: block if i == 0 else sections)
+
+    def replacement(self, d: int) -> Text:
+        """`[MAY] INSTEAD OF <subject> MOMENT: block` or `[MAY] PREVENT <subject> MOMENT`."""
+        subject = st.sampled_from(["you", "an opponent", "a player"])
+        return st.one_of(
+            _seq(_opt("MAY"), "INSTEAD OF", subject, self.name, ":", self.block(d)),
+            _seq(_opt("MAY"), "PREVENT", subject, self.name),
+        )
 
     def section(self, d: int) -> Text:
         return st.tuples(self.label, self.block(d)).map(lambda t: f"{t[0]}: {t[1]}")
@@ -146,6 +156,7 @@ class _Grammar:
             _seq("for each", self.query(d), _opt(self.bind()), ":", b),
             _seq("for each", st.sampled_from(["player", "opponent"]), "where", c, ":", b),
             _seq("for the", self.name, ":", b),
+            _seq(st.sampled_from(["you", "they"]), self.name, ":", b),  # an event abilities may replace
         )
 
     @cache  # noqa: B019
