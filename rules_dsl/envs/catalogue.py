@@ -6,7 +6,8 @@ The ids are enumerated the way the effects form them (rules_dsl/effects/choices.
 control.py, abilities.py), from the compiled effects and card types, never by hand:
 
 - the words of the rules' own choices: each `A OR B` label, each yes/no of a question, the
-  pass label of each optional choice, `pass` of `use WINDOW abilities`, each kind of
+  pass label of each optional choice, `pass` of `use WINDOW abilities` and of an event
+  a card may replace (`you MOMENT: ...`), each kind of
   `choose a KIND`, each zone of `choose a GROUP` that exists in this game;
 - each card type's id (a choice of cards, of a card's ability);
 - `ID:KIND` for each token kind a card of that type can hold (its slots' kinds, and the
@@ -41,7 +42,7 @@ def option_ids(rules: Rules, players: int, variants: Iterable[str]) -> tuple[str
             add(*e.labels)
         elif isinstance(e, control.Ask):
             add(e.yes, e.no)
-        elif isinstance(e, abilities.UseAbilities):
+        elif isinstance(e, abilities.UseAbilities | abilities.Replaceable):
             add("pass")
         elif isinstance(e, choices.ChooseKind):
             add(*e.kinds)
