@@ -174,3 +174,27 @@ def test_a_replacement_nobody_makes_an_event_is_a_warning(tmp_path: Path) -> Non
     rules = compile_packs([str(folder)])
     messages = [w.message for w in rules.warnings]
     assert any("makes 'suffer-attack' an event" in m for m in messages), messages
+
+
+def test_an_event_of_an_unknown_moment_is_a_compile_error_at_its_place(tmp_path: Path) -> None:
+    folder = pack(tmp_path)
+    rules_text = (folder / "rules.yaml").read_text(encoding="utf-8")
+    (folder / "rules.yaml").write_text(
+        rules_text.replace("they suffer-attack:", "they suffer-atack:"), encoding="utf-8"
+    )
+    with pytest.raises(PackError) as exc:
+        compile_packs([str(folder)])
+    text = str(exc.value)
+    # the moment's own place in the phase text: line 19, after "      for each opponent: (they "
+    assert "rules.yaml:19:32: unknown moment 'suffer-atack'" in text and "did you mean 'suffer-attack'?" in text
+
+
+def test_a_replacement_without_an_ability_zone_is_a_compile_error(tmp_path: Path) -> None:
+    folder = pack(tmp_path)
+    rules_text = (folder / "rules.yaml").read_text(encoding="utf-8")
+    (folder / "rules.yaml").write_text(rules_text.replace("  abilities: {zone: hand}\n", ""), encoding="utf-8")
+    with pytest.raises(PackError) as exc:
+        compile_packs([str(folder)])
+    text = str(exc.value)
+    assert "cards.yaml:4:" in text and "card 'wall'" in text
+    assert "do not say where triggered, activated and replacement abilities work" in text

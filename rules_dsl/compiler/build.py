@@ -1010,7 +1010,7 @@ class _Builder:
             return
         if not voc.ability_zone[0]:
             raise CompileError(
-                "the packs do not say where triggered and activated abilities work: "
+                "the packs do not say where triggered, activated and replacement abilities work: "
                 "declare vocabulary: abilities: {zone: ZONE, facing: up}",
                 node.pos,
             )

@@ -524,13 +524,17 @@ class StatementCompiler:
         const = abilities.constant_of(node.sign, amount, cond)
         return abilities.Modifier(node.quantity, node.sign, amount, cond, zone, facing, const)
 
+    def subject(self, node: ast.Triggered | ast.Replacement, what: str) -> str:
+        """Whom an ability answers, in words ("an opponent"), its subject checked."""
+        if node.subject not in abilities.SUBJECTS:
+            raise CompileError(f"{what} subject is you, an opponent or a player, not {node.subject!r}", node.pos)
+        return {"you": "you", "opponent": "an opponent", "player": "a player"}[node.subject]
+
     def trigger(self, node: ast.Triggered) -> abilities.TriggerAbility:
         moment = self.moment(node.moment, node.moment_pos)
-        if node.subject not in abilities.SUBJECTS:
-            raise CompileError(f"a trigger's subject is you, an opponent or a player, not {node.subject!r}", node.pos)
+        who = self.subject(node, "a trigger's")
         self.listeners.moments.add(moment)
         body = self.block(node.block)
-        who = {"you": "you", "opponent": "an opponent", "player": "a player"}[node.subject]
         this = " this card" if node.this_card else ""
         text = f"WHEN {who} {node.moment}{this}: {node.block.text}"
         return self.add(
@@ -553,13 +557,9 @@ class StatementCompiler:
     def replacement(self, node: ast.Replacement) -> abilities.ReplaceAbility:
         """`[MAY] INSTEAD OF <subject> MOMENT: ...` / `[MAY] PREVENT <subject> MOMENT`."""
         moment = self.moment(node.moment, node.moment_pos)
-        if node.subject not in abilities.SUBJECTS:
-            raise CompileError(
-                f"a replacement's subject is you, an opponent or a player, not {node.subject!r}", node.pos
-            )
+        who = self.subject(node, "a replacement's")
         self.listeners.replaced.add(moment)
         body = self.block(node.block) if node.block is not None else None
-        who = {"you": "you", "opponent": "an opponent", "player": "a player"}[node.subject]
         head = f"{'MAY ' if node.optional else ''}{'INSTEAD OF' if body is not None else 'PREVENT'} {who} {moment}"
         text = head if node.block is None else f"{head}: {node.block.text}"
         return self.add(

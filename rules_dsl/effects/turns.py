@@ -64,12 +64,7 @@ class GameLoop(Effect):
         triggered it stays triggered, whatever changes later in the turn."""
         if st.end_trigger or st.over or st.phase == "setup":
             return
-        fr = Frame(self.eid, st.active, -1, 0, None, None)
-        for name, cond in self.watched:
-            if cond.test(st, fr):
-                st.end_trigger = name
-                st.extra_rounds_left = self.extra_rounds.num(st, fr)
-                return
+        self.test_triggers(st, Frame(self.eid, st.active, -1, 0, None, None), self.watched)
 
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1
@@ -118,8 +113,9 @@ class GameLoop(Effect):
         fr.data = None
         self.next_turn(st, fr)
 
-    def test_triggers(self, st: GameState, fr: Frame) -> None:
-        for name, cond in self.triggers:
+    def test_triggers(self, st: GameState, fr: Frame, triggers: tuple[tuple[str, Cond], ...] | None = None) -> None:
+        """The first of the triggers (the pack's, unless given) that holds fires the end."""
+        for name, cond in self.triggers if triggers is None else triggers:
             if cond.test(st, fr):
                 st.end_trigger = name
                 st.extra_rounds_left = self.extra_rounds.num(st, fr)
