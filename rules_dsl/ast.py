@@ -555,6 +555,7 @@ class Replacement:
     block: Block | None
     pos: Pos
     moment_pos: Pos
+    spot: Spot | None = None  # where the card must lie: the pack's ability zone if None
 
 
 @attrs.frozen

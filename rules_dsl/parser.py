@@ -441,7 +441,8 @@ class _ToAst(Transformer[Token, Any]):
     def _replacement(self, meta: Any, ch: list[Any], block: Any) -> ast.Replacement:
         optional = isinstance(ch[0], Token) and ch[0].type == "MAY"
         rest = ch[1:] if optional else ch
-        return ast.Replacement(optional, rest[0], str(rest[1]), block, _pos(meta), _tpos(rest[1]))
+        spot = rest[2] if len(rest) > 2 else None
+        return ast.Replacement(optional, rest[0], str(rest[1]), block, _pos(meta), _tpos(rest[1]), spot)
 
     def instead(self, meta: Any, ch: list[Any]) -> ast.Replacement:
         return self._replacement(meta, ch[:-1], ch[-1])

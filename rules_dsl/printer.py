@@ -675,7 +675,8 @@ def _activated(n: ast.Activated, follow: frozenset[str]) -> str:
 def _instead(n: ast.Replacement) -> str:
     may = "MAY " if n.optional else ""
     word = "INSTEAD OF" if n.block is not None else "PREVENT"
-    return f"{may}{word} {_SUBJECTS[n.subject]} {n.moment}"
+    spot = "" if n.spot is None else f" while {show(n.spot)}"
+    return f"{may}{word} {_SUBJECTS[n.subject]} {n.moment}{spot}"
 
 
 @prints(ast.Replacement)

@@ -7,6 +7,7 @@ turn's second phase asks the active player something, where each scenario stops.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ vocabulary:
   zones:
     deck: {visibility: hidden, facing: down}
     hand: {per: player, visibility: owner, facing: up}
+    table: {per: player, visibility: public, facing: up}
     box: {visibility: public, facing: up}
   abilities: {zone: hand}
   moments:
@@ -55,6 +57,7 @@ cards:
     zone: deck
     count: 1
     text: "MAY INSTEAD OF you suffer-attack: only if your coins is 0; for each opponent: peek at this card"
+  - {id: shield, kind: chip, zone: deck, count: 1, text: "PREVENT you suffer-attack while face-up in your table"}
 """
 
 
@@ -69,12 +72,22 @@ def pack(tmp_path: Path, after: str = "nothing", cards: str = CARDS) -> Path:
     return folder
 
 
-def play(folder: Path, hands: dict[int, list[str]], decisions: list[str], expect: dict, players: int = 2) -> Report:
+def play(
+    folder: Path,
+    hands: dict[int, list[str]],
+    decisions: list[str],
+    expect: dict,
+    players: int = 2,
+    tables: dict[int, list[Any]] | None = None,
+) -> Report:
+    seats = {p: {"hand": h} for p, h in hands.items()}
+    for p, cards in (tables or {}).items():
+        seats.setdefault(p, {})["table"] = cards
     data = {
         "pack": [folder.name],
         "players": players,
         "unused": "box",
-        "position": {"active": 1, "phase": "main", "players": {p: {"hand": h} for p, h in hands.items()}},
+        "position": {"active": 1, "phase": "main", "players": seats},
         "decisions": decisions,
         "expect": expect,
     }
@@ -185,8 +198,8 @@ def test_an_event_of_an_unknown_moment_is_a_compile_error_at_its_place(tmp_path:
     with pytest.raises(PackError) as exc:
         compile_packs([str(folder)])
     text = str(exc.value)
-    # the moment's own place in the phase text: line 19, after "      for each opponent: (they "
-    assert "rules.yaml:19:32: unknown moment 'suffer-atack'" in text and "did you mean 'suffer-attack'?" in text
+    # the moment's own place in the phase text: line 20, after "      for each opponent: (they "
+    assert "rules.yaml:20:32: unknown moment 'suffer-atack'" in text and "did you mean 'suffer-attack'?" in text
 
 
 def test_a_replacement_without_an_ability_zone_is_a_compile_error(tmp_path: Path) -> None:
@@ -198,3 +211,25 @@ def test_a_replacement_without_an_ability_zone_is_a_compile_error(tmp_path: Path
     text = str(exc.value)
     assert "cards.yaml:4:" in text and "card 'wall'" in text
     assert "do not say where triggered, activated and replacement abilities work" in text
+
+
+def test_a_replacement_that_names_its_zone_works_there_only(tmp_path: Path) -> None:
+    folder = pack(tmp_path)
+    # face up on the table: the attack is prevented without asking
+    report = play(folder, {1: ["plain"], 2: ["plain"]}, [], {"counters": {"coin": [1, 0]}}, tables={2: ["shield"]})
+    assert report.ok, report.render()
+    # face down on the table, or in the hand (the pack's ability zone): it does nothing
+    down = {2: [{"card": "shield", "face": "down"}]}
+    report = play(folder, {1: ["plain"], 2: ["plain"]}, [], {"counters": {"coin": [1, 10]}}, tables=down)
+    assert report.ok, report.render()
+    report = play(folder, {1: ["plain"], 2: ["shield"]}, [], {"counters": {"coin": [1, 10]}})
+    assert report.ok, report.render()
+
+
+def test_a_replacement_in_a_shared_zone_is_a_compile_error(tmp_path: Path) -> None:
+    cards = CARDS.replace("while face-up in your table", "while in your deck")
+    with pytest.raises(PackError) as exc:
+        compile_packs([str(pack(tmp_path, cards=cards))])
+    text = str(exc.value)
+    assert "unknown zone 'deck': a replacement ability works in one of its owner's zones" in text
+    assert "cards.yaml:12:99:" in text and "expected one of: hand, table" in text

@@ -1008,10 +1008,18 @@ class _Builder:
                 if (zone, up) not in spots:
                     spots.append((zone, up))
             return
+        if isinstance(node, ast.Replacement) and node.spot is not None:
+            triggers.append(sc.replacement(node))  # it says where it works
+            return
         if not voc.ability_zone[0]:
             raise CompileError(
                 "the packs do not say where triggered, activated and replacement abilities work: "
-                "declare vocabulary: abilities: {zone: ZONE, facing: up}",
+                "declare vocabulary: abilities: {zone: ZONE, facing: up}"
+                + (
+                    " (or say where this one works: '... while in your ZONE')"
+                    if isinstance(node, ast.Replacement)
+                    else ""
+                ),
                 node.pos,
             )
         if isinstance(node, ast.Triggered):

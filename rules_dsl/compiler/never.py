@@ -402,16 +402,18 @@ def find_warnings(
         # abilities that a section sets up for the rest of a turn work wherever their card is
         lasting = {id(item) for node in nodes[i] if isinstance(node, ast.Lasting) for item in node.items}
         for node in nodes[i]:
-            if isinstance(node, ast.Continuous) and node.spot.zone not in zones:
+            spot = node.spot if isinstance(node, ast.Continuous | ast.Replacement) else None
+            if spot is not None and spot.zone not in zones:
                 warnings.add(
                     place(text.loc, node.spot.pos),
-                    f"this ability works in your {node.spot.zone}, where this card never goes: "
+                    f"this ability works in your {spot.zone}, where this card never goes: "
                     f"nothing moves it there (it can be in: {', '.join(sorted(zones))})",
                     card=text.card,
-                    width=node.spot.pos.width,
+                    width=spot.pos.width,
                 )
             elif (
                 isinstance(node, ast.Triggered | ast.Activated | ast.Replacement)
+                and spot is None
                 and ability_zone
                 and ability_zone not in zones
                 and id(node) not in lasting

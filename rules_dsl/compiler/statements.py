@@ -558,9 +558,28 @@ class StatementCompiler:
         """`[MAY] INSTEAD OF <subject> MOMENT: ...` / `[MAY] PREVENT <subject> MOMENT`."""
         moment = self.moment(node.moment, node.moment_pos)
         who = self.subject(node, "a replacement's")
+        zone, facing = self.voc.ability_zone
+        if node.spot is not None:
+            zone, facing = node.spot.zone, {"face-up": "up", "face-down": "down"}.get(node.spot.facing, "")
+            owned = sorted(z for z, t in self.voc.zones.items() if t.per_player)
+            if zone not in owned:
+                raise CompileError(
+                    f"unknown zone {zone!r}: a replacement ability works in one of its owner's zones",
+                    node.spot.pos,
+                    owned,
+                    suggest(zone, owned),
+                )
         self.listeners.replaced.add(moment)
+        spots = self.listeners.replace_spots.setdefault(moment, [])
+        if (zone, facing) not in spots:
+            spots.append((zone, facing))
         body = self.block(node.block) if node.block is not None else None
-        head = f"{'MAY ' if node.optional else ''}{'INSTEAD OF' if body is not None else 'PREVENT'} {who} {moment}"
+        where = (
+            "" if node.spot is None else f" while {node.spot.facing + ' ' if node.spot.facing else ''}in your {zone}"
+        )
+        head = (
+            f"{'MAY ' if node.optional else ''}{'INSTEAD OF' if body is not None else 'PREVENT'} {who} {moment}{where}"
+        )
         text = head if node.block is None else f"{head}: {node.block.text}"
         return self.add(
             abilities.ReplaceAbility,
@@ -569,6 +588,8 @@ class StatementCompiler:
             subject=node.subject,
             optional=node.optional,
             body=body,
+            zone=zone,
+            facing=facing,
         )
 
     def s_Event(self, node: ast.Event, optional: str) -> Effect:

@@ -31,6 +31,8 @@ class Listeners:
     moments: set[str] = attrs.Factory(set)  # moments some triggered ability answers
     windows: set[str] = attrs.Factory(set)  # windows some activated ability uses
     replaced: set[str] = attrs.Factory(set)  # moments some replacement ability answers
+    # moment -> where the cards of its replacement abilities must lie: (zone, facing)
+    replace_spots: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
     zone: str = ""  # the pack's ability zone (per player)
     facing: str = ""  # "" any | "up" | "down"
 
@@ -100,6 +102,8 @@ class ReplaceAbility(Effect):
     subject: str  # "you" | "opponent" | "player": whom the event happens to, from the owner
     optional: bool
     body: Effect | None
+    zone: str = ""  # where the card must lie (its owner's zone), and which way up
+    facing: str = ""
 
     def hears(self, owner: int, affected: int) -> bool:
         if self.subject == "you":
@@ -375,25 +379,28 @@ class Quantity(NumExpr):
 
 
 def _replacements(st: GameState, fr: Frame, moment: str, lis: Listeners, owner: int) -> list[tuple[int, Any]]:
-    """The replacement abilities of `owner`'s cards in the ability zone that answer
-    `moment` happening to the player of `fr` and can start now, in zone order."""
+    """The replacement abilities of `owner`'s cards that answer `moment` happening to the
+    player of `fr` where they lie, and can start now, in zone order."""
     rules = st.rules
     out: list[tuple[int, Any]] = []
-    for c in _spot_cards(st, lis.zone, lis.facing, owner):
-        for ab in rules.cards[st.cards[c].type].replacements:
-            if ab.moment != moment or not ab.hears(owner, fr.player):
-                continue
-            if ab.body is not None:
-                probe = Frame(ab.body.eid, owner, c, 0, {}, None)
-                st.frames.append(probe)
-                try:
-                    ok = ab.body.can_start(st, probe)
-                finally:
-                    st.frames.pop()
-                if not ok:
-                    continue
-            out.append((c, ab))
+    for zone, facing in lis.replace_spots[moment]:
+        for c in _spot_cards(st, zone, facing, owner):
+            for ab in rules.cards[st.cards[c].type].replacements:
+                if ab.moment == moment and ab.zone == zone and ab.facing == facing and ab.hears(owner, fr.player):
+                    _add_if_it_can_start(st, out, c, ab, owner)
     return out
+
+
+def _add_if_it_can_start(st: GameState, out: list[tuple[int, Any]], c: int, ab: ReplaceAbility, owner: int) -> None:
+    if ab.body is not None:
+        probe = Frame(ab.body.eid, owner, c, 0, {}, None)
+        st.frames.append(probe)
+        try:
+            if not ab.body.can_start(st, probe):
+                return
+        finally:
+            st.frames.pop()
+    out.append((c, ab))
 
 
 @attrs.frozen(eq=False)

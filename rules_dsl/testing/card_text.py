@@ -113,11 +113,12 @@ class _Grammar:
         return st.integers(0, 9).flatmap(lambda i: block if i == 0 else sections)
 
     def replacement(self, d: int) -> Text:
-        """`[MAY] INSTEAD OF <subject> MOMENT: block` or `[MAY] PREVENT <subject> MOMENT`."""
+        """`[MAY] INSTEAD OF <subject> MOMENT [while in your ZONE]: block` or `[MAY] PREVENT ...`."""
         subject = st.sampled_from(["you", "an opponent", "a player"])
+        spot = _opt(_seq("while", _opt(st.sampled_from(["face-up", "face-down"])), "in your", self.zone))
         return st.one_of(
-            _seq(_opt("MAY"), "INSTEAD OF", subject, self.name, ":", self.block(d)),
-            _seq(_opt("MAY"), "PREVENT", subject, self.name),
+            _seq(_opt("MAY"), "INSTEAD OF", subject, self.name, spot, ":", self.block(d)),
+            _seq(_opt("MAY"), "PREVENT", subject, self.name, spot),
         )
 
     def section(self, d: int) -> Text:
