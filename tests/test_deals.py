@@ -121,3 +121,15 @@ def test_the_game_set_up_may_be_left_out_in_a_game_of_deals(tmp_path: Path) -> N
     engine = Engine.load([str(pack(tmp_path, rules=RULES.replace("setup: |\n  gain 0 deals\n", "")))])
     st = engine.set_up(2, 1)
     assert st.counters["deal"][0] == 1 and len(st.zones["hand.0"]) == 1
+
+
+def test_an_at_once_end_trigger_is_not_watched_while_a_deal_is_set_up(tmp_path: Path) -> None:
+    # the deal's set-up gathers every card into the deck: "a hand is empty" holds for a moment
+    rules = RULES.replace(
+        '    - {name: two wins, when: "any player where their wins is at least 2"}',
+        '    - {name: two wins, when: "any player where their wins is at least 2"}\n'
+        '    - {name: empty hand, when: "any player where their hand is empty", checked: at-once}',
+    )
+    engine = Engine.load([str(pack(tmp_path, rules=rules))])
+    st = engine.new_game(2, 1)
+    assert st.over and st.end_trigger == "two wins" and st.turn == 6

@@ -60,9 +60,9 @@ class GameLoop(Effect):
         self.end_turn(st, fr)
 
     def watch(self, st: GameState) -> None:
-        """Trigger the end the moment a watched condition holds (not during set-up); once
-        triggered it stays triggered, whatever changes later in the turn."""
-        if st.end_trigger or st.over or st.phase == "setup":
+        """Trigger the end the moment a watched condition holds (not during the set-up of the
+        game or of a deal); once triggered it stays triggered, whatever changes later in the turn."""
+        if st.end_trigger or st.over or st.phase == "setup" or st.phase == "deal-setup":
             return
         self.test_triggers(st, Frame(self.eid, st.active, -1, 0, None, None), self.watched)
 
