@@ -472,6 +472,17 @@ class IsMarked:
 
 
 @attrs.frozen
+class IsCopy:
+    """`CARD is [not] a copy of CARD-ID`: which card a card is (`card_pos` is the id's)."""
+
+    subject: Expr
+    card_id: str
+    negated: bool
+    pos: Pos
+    card_pos: Pos
+
+
+@attrs.frozen
 class Call:
     name: str
     arg: Expr | None
@@ -736,7 +747,21 @@ Expr = (
     | CountPlayers
 )
 Filter = WithSymbol | WithSection | Where | Whose
-Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | IsNoted | Not | AllOf | AnyOf | CanUse | PlayersCond | InOrder
+Cond = (
+    Compare
+    | IsEmpty
+    | IsFacing
+    | IsIn
+    | IsMarked
+    | IsCopy
+    | IsNoted
+    | Not
+    | AllOf
+    | AnyOf
+    | CanUse
+    | PlayersCond
+    | InOrder
+)
 Stmt = (
     Block
     | Alternatives

@@ -299,6 +299,12 @@ class _ToAst(Transformer[Token, Any]):
     def not_marked(self, meta: Any, ch: list[Any]) -> ast.IsMarked:
         return ast.IsMarked(ch[0], str(ch[1]), True, _pos(meta))
 
+    def is_copy(self, meta: Any, ch: list[Any]) -> ast.IsCopy:
+        return ast.IsCopy(ch[0], str(ch[1]), False, _pos(meta), _tpos(ch[1]))
+
+    def not_copy(self, meta: Any, ch: list[Any]) -> ast.IsCopy:
+        return ast.IsCopy(ch[0], str(ch[1]), True, _pos(meta), _tpos(ch[1]))
+
     def take_token_of(self, meta: Any, ch: list[Any]) -> ast.TakeTokenOf:
         ch = [c for c in ch if c is not None]
         return ast.TakeTokenOf(str(ch[0]), ch[1], _pos(meta), self._src(meta))

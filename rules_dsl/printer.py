@@ -514,6 +514,11 @@ def _is_marked(n: ast.IsMarked, follow: frozenset[str]) -> str:
     return f"{expr(n.subject)} is {'not ' if n.negated else ''}marked {n.name}"
 
 
+@prints(ast.IsCopy)
+def _is_copy(n: ast.IsCopy, follow: frozenset[str]) -> str:
+    return f"{expr(n.subject)} is {'not ' if n.negated else ''}a copy of {n.card_id}"
+
+
 @prints(ast.IsNoted)
 def _is_noted(n: ast.IsNoted, follow: frozenset[str]) -> str:
     return f"{expr(n.subject)} is noted as {n.name}"

@@ -78,6 +78,7 @@ UNDERSTOOD = frozenset(
         "HighestProp",
         "If",
         "InOrder",
+        "IsCopy",
         "IsEmpty",
         "IsFacing",
         "IsIn",

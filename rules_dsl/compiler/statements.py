@@ -926,6 +926,10 @@ class StatementCompiler:
             return v.IsIn(self.card(node.subject), self.zone(node.zone, several=True))
         if isinstance(node, ast.IsMarked):
             return v.IsMarked(self.card(node.subject), node.name, node.negated)
+        if isinstance(node, ast.IsCopy):
+            if node.card_id not in self.card_ids:
+                raise unknown("card id", node.card_id, node.card_pos, sorted(self.card_ids))
+            return v.IsCopy(self.card(node.subject), node.card_id, node.negated)
         if isinstance(node, ast.IsNoted):
             return v.IsNoted(self.text(node.subject, node.pos), node.name)
         if isinstance(node, ast.AnyOf):

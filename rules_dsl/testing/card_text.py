@@ -278,6 +278,7 @@ class _Grammar:
             _seq(e, st.sampled_from(["is empty", "is not empty", "is face-up", "is face-down"])),
             _seq(e, "is in", self.ref()),
             _seq(e, st.sampled_from(["is marked", "is not marked", "is noted as"]), self.name),
+            _seq(e, st.sampled_from(["is a copy of", "is not a copy of"]), self.name),
         ]
         atoms.append(st.sampled_from(["you are in the turn order", "they are in the turn order"]))
         if d > 0:
