@@ -589,6 +589,16 @@ class Lasting:
 
 
 @attrs.frozen
+class AnswerFirst:
+    """`you answer MOMENT first`: the replacements of the event `you MOMENT: ...` are asked
+    now, and the answer is kept for when it happens."""
+
+    moment: str
+    pos: Pos
+    moment_pos: Pos
+
+
+@attrs.frozen
 class Announce:
     """`announce harvest [for it]`: the rules say a moment happens, triggers answer."""
 
@@ -793,6 +803,7 @@ Stmt = (
     | ClearNotes
     | ChooseKind
     | Announce
+    | AnswerFirst
     | UseAbilities
     | Lasting
     | ChoosePlayer

@@ -468,6 +468,9 @@ class _ToAst(Transformer[Token, Any]):
     def lasting(self, meta: Any, ch: list[Any]) -> ast.Lasting:
         return ast.Lasting(ch[0], _pos(meta))
 
+    def answer_first(self, meta: Any, ch: list[Any]) -> ast.AnswerFirst:
+        return ast.AnswerFirst(str(ch[0]), _pos(meta), _tpos(ch[0]))
+
     def announce(self, meta: Any, ch: list[Any]) -> ast.Announce:
         return ast.Announce(str(ch[0]), ch[1] if len(ch) > 1 else None, _pos(meta))
 

@@ -700,6 +700,11 @@ def _lasting(n: ast.Lasting, follow: frozenset[str]) -> str:
     return "for the rest of this turn: (" + "; ".join(items) + ")"
 
 
+@prints(ast.AnswerFirst)
+def _answer_first(n: ast.AnswerFirst, follow: frozenset[str]) -> str:
+    return f"you answer {n.moment} first"
+
+
 @prints(ast.Announce)
 def _announce(n: ast.Announce, follow: frozenset[str]) -> str:
     return f"announce {n.moment}" + ("" if n.card is None else f" for {show(n.card)}")

@@ -13,6 +13,8 @@ import pytest
 
 from rules_dsl.compiler import compile_packs
 from rules_dsl.errors import PackError
+from rules_dsl.parser import parse
+from rules_dsl.printer import show
 from rules_dsl.scenario import Report, run_scenario
 
 RULES = """
@@ -233,3 +235,57 @@ def test_a_replacement_in_a_shared_zone_is_a_compile_error(tmp_path: Path) -> No
     text = str(exc.value)
     assert "unknown zone 'deck': a replacement ability works in one of its owner's zones" in text
     assert "cards.yaml:12:99:" in text and "expected one of: hand, table" in text
+
+
+# `you answer MOMENT first`: the replacements are asked before the text goes on (Dominion's
+# Reactions, asked when an Attack is played), and the event later takes the kept answer
+ASKED_FIRST = """for each opponent: (they answer suffer-attack first);
+      gain 1 coin;
+      for each opponent: (they suffer-attack: gain 10 coins){again}"""
+
+
+def first_pack(tmp_path: Path, again: str = "") -> Path:
+    folder = pack(tmp_path)
+    rules = folder / "rules.yaml"
+    main = "gain 1 coin;\n      for each opponent: (they suffer-attack: (gain 10 coins; nothing))"
+    text = rules.read_text(encoding="utf-8")
+    assert main in text
+    rules.write_text(text.replace(main, ASKED_FIRST.replace("{again}", again)), encoding="utf-8")
+    return folder
+
+
+def test_answer_first_asks_before_the_text_goes_on_and_the_event_takes_the_answer(tmp_path: Path) -> None:
+    folder = first_pack(tmp_path)
+    asked = {"expect": {"decision": {"player": 2, "options": ["wall", "pass"]}, "counters": {"coin": [0, 0]}}}
+    report = play(folder, {1: ["plain"], 2: ["wall"]}, [asked, "wall"], {"counters": {"coin": [1, 0]}, "phase": "rest"})
+    assert report.ok, report.render()
+    # passed first: the attack happens, and nobody is asked again
+    report = play(folder, {1: ["plain"], 2: ["wall"]}, ["pass"], {"counters": {"coin": [1, 10]}, "phase": "rest"})
+    assert report.ok, report.render()
+
+
+def test_an_answer_given_first_serves_one_event_only(tmp_path: Path) -> None:
+    folder = first_pack(tmp_path, again=";\n      for each opponent: (they suffer-attack: gain 10 coins)")
+    again = {"expect": {"decision": {"player": 2, "options": ["wall", "pass"]}, "counters": {"coin": [1, 0]}}}
+    report = play(
+        folder, {1: ["plain"], 2: ["wall"]}, ["wall", again, "pass"], {"counters": {"coin": [1, 10]}, "phase": "rest"}
+    )
+    assert report.ok, report.render()
+
+
+def test_a_replacement_answered_first_runs_its_block_then(tmp_path: Path) -> None:
+    # the mirror's block (3 coins) runs when it answers, before player 1's coin
+    folder = first_pack(tmp_path)
+    report = play(folder, {1: ["plain"], 2: ["mirror"]}, [], {"counters": {"coin": [1, 3]}, "phase": "rest"})
+    assert report.ok, report.render()
+    assert show(parse("they answer suffer-attack first", "start")) == "you answer suffer-attack first"
+
+
+def test_answer_first_of_an_unknown_moment_is_a_compile_error_at_its_place(tmp_path: Path) -> None:
+    folder = first_pack(tmp_path)
+    rules = folder / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("answer suffer-attack", "answer suffer-atack"), "utf-8")
+    with pytest.raises(PackError) as exc:
+        compile_packs([str(folder)])
+    text = str(exc.value)
+    assert "rules.yaml:19:39:" in text and "unknown moment 'suffer-atack'" in text

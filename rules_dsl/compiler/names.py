@@ -67,7 +67,7 @@ def _scan(unit: Unit, procedures: set[str]) -> None:
             unit.sites.append((("section", node.section), frozenset(bound)))
         elif isinstance(node, ast.Announce):
             unit.sites.append((("moment", node.moment), frozenset(bound)))
-        elif isinstance(node, ast.Event):
+        elif isinstance(node, ast.Event | ast.AnswerFirst):
             unit.sites.append((("replaced", node.moment), frozenset(bound)))
         elif isinstance(node, ast.UseAbilities):
             unit.sites.append((("window", node.window), frozenset(bound)))

@@ -40,6 +40,7 @@ UNDERSTOOD = frozenset(
         "Alternatives",
         "AmongPlayers",
         "Announce",
+        "AnswerFirst",
         "AnyOf",
         "Arith",
         "Block",
@@ -387,7 +388,7 @@ def find_warnings(
         for node in nodes[i]:
             if isinstance(node, ast.Announce):
                 announced.add(node.moment)
-            elif isinstance(node, ast.Event):
+            elif isinstance(node, ast.Event | ast.AnswerFirst):
                 events.add(node.moment)
             elif isinstance(node, ast.UseAbilities | ast.CanUse):
                 opened.add(node.window)

@@ -602,6 +602,12 @@ class StatementCompiler:
             listeners=self.listeners,
         )
 
+    def s_AnswerFirst(self, node: ast.AnswerFirst, optional: str) -> Effect:
+        moment = self.moment(node.moment, node.moment_pos)
+        return self.add(
+            abilities.AnswerFirst, text=f"you answer {moment} first", moment=moment, listeners=self.listeners
+        )
+
     def s_Announce(self, node: ast.Announce, optional: str) -> Effect:
         moment = self.moment(node.moment, ast.Pos(node.pos.line, node.pos.column + 9, len(node.moment)))
         card = self.card(node.card) if node.card is not None else None

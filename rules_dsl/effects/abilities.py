@@ -403,6 +403,42 @@ def _add_if_it_can_start(st: GameState, out: list[tuple[int, Any]], c: int, ab: 
     out.append((c, ab))
 
 
+def _ask_owners(eff: Effect, st: GameState, fr: Frame, moment: str, lis: Listeners) -> bool:
+    """Ask the owners, in seat order from the player of `fr`, whether a replacement of
+    `moment` answers; True when one was taken at once or a decision is pending (then
+    `eff.resume` goes on), False when nobody (more) answers."""
+    if fr.data is None:
+        fr.data = [0]
+    while fr.data[0] < st.players:
+        owner = (fr.player + fr.data[0]) % st.players
+        fr.data[0] += 1
+        found = _replacements(st, fr, moment, lis, owner)
+        if not found:
+            continue
+        forced = [(c, ab) for c, ab in found if not ab.optional]
+        if forced:
+            eff.resume(st, fr, [forced[0][0], forced[0][1].eid, owner])
+            return True
+        ids, chosen = card_options(st, [c for c, _ in found])
+        values = [[c, ab.eid, owner] for c, ab in found if c in chosen]
+        ask = f"{moment}: use a card instead?"
+        st.pending = Decision(owner, ask, [*ids, "pass"], [*values, None], source_of(st, fr))
+        return True
+    return False
+
+
+def _kept_answer(st: GameState, player: int, moment: str) -> bool | None:
+    """The answer `answer MOMENT first` kept for `player` (taken out of the lasting
+    entries): True a replacement, False none, None no answer kept."""
+    effects = st.rules.effects
+    for i, entry in enumerate(st.lasting):
+        ab = effects[entry.ability]
+        if entry.player == player and isinstance(ab, ReplaceAbility | AnswerFirst) and ab.moment == moment:
+            del st.lasting[i]
+            return isinstance(ab, ReplaceAbility)
+    return None
+
+
 @attrs.frozen(eq=False)
 class Replaceable(Effect):
     """`you MOMENT: BODY`: the body happens to the player, unless a replacement ability
@@ -424,25 +460,19 @@ class Replaceable(Effect):
             st.failed = False
             st.frames.pop()
             return
-        if self.moment in self.listeners.replaced:
-            if fr.data is None:
-                fr.data = [0]
-            while fr.data[0] < st.players:
-                owner = (fr.player + fr.data[0]) % st.players
-                fr.data[0] += 1
-                found = _replacements(st, fr, self.moment, self.listeners, owner)
-                if not found:
-                    continue
-                forced = [(c, ab) for c, ab in found if not ab.optional]
-                if forced:
-                    self.resume(st, fr, [forced[0][0], forced[0][1].eid, owner])
-                    return
-                ids, chosen = card_options(st, [c for c, _ in found])
-                values = [[c, ab.eid, owner] for c, ab in found if c in chosen]
-                st.pending = Decision(
-                    owner, f"{self.moment}: use a card instead?", [*ids, "pass"], [*values, None], source_of(st, fr)
-                )
+        if fr.data is None and st.lasting:
+            kept = _kept_answer(st, fr.player, self.moment)
+            if kept:  # answered first with a replacement, which ran then: nothing happens now
+                if st.trace is not None:
+                    st.trace.append(f"player {fr.player + 1}: {self.moment} replaced")
+                st.frames.pop()
                 return
+            if kept is not None:  # answered first with none: the body happens, nobody is asked
+                fr.eid = self.body.eid
+                fr.pc = 0
+                return
+        if self.moment in self.listeners.replaced and _ask_owners(self, st, fr, self.moment, self.listeners):
+            return
         # nothing replaces it: this frame becomes the body
         fr.eid = self.body.eid
         fr.pc = 0
@@ -463,3 +493,42 @@ class Replaceable(Effect):
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return self.body.can_start(st, fr)
+
+
+@attrs.frozen(eq=False)
+class AnswerFirst(Effect):
+    """`you answer MOMENT first`: the replacements of MOMENT are asked now, as the event
+    `you MOMENT: ...` would ask them, and the chosen one's block runs now; the answer (that
+    replacement, or none) is kept until the next `you MOMENT: ...` happens to you this turn,
+    which takes it without asking again: nothing happens then if a replacement was chosen,
+    else the body. An answer not taken by the end of the turn is dropped with the turn's
+    lasting abilities."""
+
+    eid: int
+    text: str
+    moment: str
+    listeners: Listeners
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:  # the chosen replacement's block ran
+            st.failed = False
+            st.frames.pop()
+            return
+        if self.moment in self.listeners.replaced and _ask_owners(self, st, fr, self.moment, self.listeners):
+            return
+        st.lasting.append(Lasting(self.eid, fr.player))
+        st.frames.pop()
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value is None:  # passed: the next player may answer
+            self.step(st, fr)
+            return
+        card, eid, owner = value
+        ab = st.rules.effects[eid]
+        assert isinstance(ab, ReplaceAbility)
+        st.lasting.append(Lasting(eid, fr.player, card))
+        fr.pc = 1
+        if st.trace is not None:
+            st.trace.append(f"player {fr.player + 1}: {self.moment} answered first")
+        if ab.body is not None:
+            st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))

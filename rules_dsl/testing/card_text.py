@@ -171,6 +171,7 @@ class _Grammar:
             _seq("move", self.cards(d), "to", ref, _opt(self.facing())),
             _seq("move", self.cards(d), "to the bottom of", ref, _opt(self.facing())),
             _seq("only if", self.cond(d)),
+            _seq(st.sampled_from(["you", "they"]), "answer", name, "first"),  # a replaceable event, asked early
             _seq("tuck", cref, "under", cref),
             _seq("flip", cref, self.facing()),
             _seq("draw", e, st.sampled_from(["card", "cards"])),
