@@ -185,6 +185,7 @@ BUILT_IN = {
     ("examples/games/love-letter",): set(),
     ("examples/games/spice-market",): set(),
     ("examples/games/dominion-first-game",): set(),
+    ("examples/games/polignac",): set(),
 }
 
 
