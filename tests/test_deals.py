@@ -12,6 +12,7 @@ import pytest
 from rules_dsl.compiler import compile_packs
 from rules_dsl.engine import Engine
 from rules_dsl.errors import PackError
+from rules_dsl.scenario import run_scenario_file
 
 RULES = """
 vocabulary:
@@ -49,6 +50,7 @@ CARDS = """
 cards:
   - {id: chip, kind: chip, zone: deck, count: 6}
 """
+SEAT_2_STARTS = "  gain 0 deals;\n  for each player where their seat is 2: take the next turn\n"
 WINNER_STARTS = "for each player where their coins is at least 2: (gain 1 win; take the next turn)"
 
 
@@ -133,3 +135,34 @@ def test_an_at_once_end_trigger_is_not_watched_while_a_deal_is_set_up(tmp_path: 
     engine = Engine.load([str(pack(tmp_path, rules=rules))])
     st = engine.new_game(2, 1)
     assert st.over and st.end_trigger == "two wins" and st.turn == 6
+
+
+def test_take_the_next_turn_in_the_set_up_gives_the_first_turn(tmp_path: Path) -> None:
+    # queued before any turn, 'take the next turn' names who starts: that player takes the
+    # first turn once (not a first turn and then the queued one), and the rounds count from them
+    rules = RULES.replace("  gain 0 deals\n", SEAT_2_STARTS)
+    engine = Engine.load([str(pack(tmp_path, rules=rules))])
+    st = engine.set_up(2, 1)
+    assert st.next_turns == [1]  # the set-up has run; no turn yet
+    st = engine.new_game(2, 1)
+    # deal 1: player 2, 1, 2 (2 coins: a win); deal 2 starts with player 2 again: 2, 1, 2
+    assert st.over and st.turn == 6
+    assert st.counters["win"] == [0, 2] and st.winners == [1]
+
+
+def test_a_scenario_position_sets_the_queued_turns(tmp_path: Path) -> None:
+    rules = RULES.replace("  gain 0 deals\n", SEAT_2_STARTS)
+    rules = rules.replace("      gain 1 coin\n", "      (gain 1 coin) OR (lose 1 coin)\n")  # a decision to stop at
+    folder = pack(tmp_path, rules=rules)
+    scenario = tmp_path / "queued.yaml"
+    body = (
+        f"name: queued turns\npack: [{folder}]\nplayers: 3\nposition:\n  active: 1\n{{queued}}"
+        "expect:\n  active: 1\n  decision: {player: 1}\n  next-turns: {expected}\n"
+    )
+    # without next-turns the set-up's queued first turn (player 2's) gives way to the active player
+    scenario.write_text(body.replace("{queued}", "").replace("{expected}", "[]"), encoding="utf-8")
+    assert run_scenario_file(scenario).ok
+    scenario.write_text(body.replace("{queued}", "  next-turns: [3]\n").replace("{expected}", "[3]"), encoding="utf-8")
+    assert run_scenario_file(scenario).ok
+    scenario.write_text(body.replace("{queued}", "  next-turns: 3\n").replace("{expected}", "[3]"), encoding="utf-8")
+    assert "next-turns is a list" in run_scenario_file(scenario).render()

@@ -33,8 +33,10 @@ def test_the_piquet_pack_is_dealt_eight_cards_each(engine: Engine) -> None:
     assert sorted(int(c.props["penalty"]) for c in cards if int(c.props["penalty"])) == [1, 1, 1, 2]
     st = engine.set_up(4, 7)
     assert [len(st.zones[f"hand.{p}"]) for p in range(4)] == [8, 8, 8, 8] and not st.zones["deck"]
-    # the start player is the first deal's eldest hand and leads; no turn is queued twice
-    assert st.counters["deal-led"] == [1, 0, 0, 0] and st.active == 0 and st.next_turns == []
+    # the start player is the first deal's eldest hand, queued to lead; the first turn is theirs, once
+    assert st.counters["deal-led"] == [1, 0, 0, 0] and st.next_turns == [0]
+    st = engine.new_game(4, 7)
+    assert st.active == 0 and st.turn == 0 and st.next_turns == []
 
 
 def test_there_is_a_scenario_for_each_tricky_rule() -> None:

@@ -51,6 +51,10 @@ class GameLoop(Effect):
             self.between_deals(st, fr)
             return
         if fr.pc < len(self.phases):
+            if st.phase == "setup" and st.next_turns:
+                # `take the next turn` before any turn names who starts: that player plays the
+                # first turn, once, and rounds end at the seat before theirs
+                st.active = st.first = fr.player = st.next_turns.pop(0)
             name, eid = self.phases[fr.pc]
             fr.pc += 1
             st.phase = name
