@@ -472,6 +472,17 @@ class IsMarked:
 
 
 @attrs.frozen
+class IsCopy:
+    """`CARD is [not] a copy of CARD-ID`: which card a card is (`card_pos` is the id's)."""
+
+    subject: Expr
+    card_id: str
+    negated: bool
+    pos: Pos
+    card_pos: Pos
+
+
+@attrs.frozen
 class Call:
     name: str
     arg: Expr | None
@@ -545,11 +556,46 @@ class Activated:
 
 
 @attrs.frozen
+class Replacement:
+    """`[MAY] INSTEAD OF you MOMENT: ...` or `[MAY] PREVENT an opponent MOMENT` (block None):
+    what happens instead when the rules' `you MOMENT: ...` would happen to a player."""
+
+    optional: bool
+    subject: str
+    moment: str
+    block: Block | None
+    pos: Pos
+    moment_pos: Pos
+    spot: Spot | None = None  # where the card must lie: the pack's ability zone if None
+
+
+@attrs.frozen
+class Event:
+    """`you MOMENT: BODY` (or `they MOMENT: BODY`): the body is an event that replacement
+    abilities may replace or prevent for the player it happens to."""
+
+    moment: str
+    body: Stmt
+    pos: Pos
+    moment_pos: Pos
+
+
+@attrs.frozen
 class Lasting:
     """`for the rest of this turn: (...)`: abilities that last until the turn ends."""
 
     items: tuple[Modify | Triggered, ...]
     pos: Pos
+
+
+@attrs.frozen
+class AnswerFirst:
+    """`you answer MOMENT first`: the replacements of the event `you MOMENT: ...` are asked
+    now, and the answer is kept for when it happens."""
+
+    moment: str
+    pos: Pos
+    moment_pos: Pos
 
 
 @attrs.frozen
@@ -688,7 +734,7 @@ class CountPlayers:
     pos: Pos
 
 
-Ability = Continuous | Triggered | Activated
+Ability = Continuous | Triggered | Activated | Replacement
 
 CardRef = It | ThisCard | Ref | TopCard
 SymbolRef = SymbolName | Ref
@@ -711,7 +757,21 @@ Expr = (
     | CountPlayers
 )
 Filter = WithSymbol | WithSection | Where | Whose
-Cond = Compare | IsEmpty | IsFacing | IsIn | IsMarked | IsNoted | Not | AllOf | AnyOf | CanUse | PlayersCond | InOrder
+Cond = (
+    Compare
+    | IsEmpty
+    | IsFacing
+    | IsIn
+    | IsMarked
+    | IsCopy
+    | IsNoted
+    | Not
+    | AllOf
+    | AnyOf
+    | CanUse
+    | PlayersCond
+    | InOrder
+)
 Stmt = (
     Block
     | Alternatives
@@ -743,6 +803,7 @@ Stmt = (
     | ClearNotes
     | ChooseKind
     | Announce
+    | AnswerFirst
     | UseAbilities
     | Lasting
     | ChoosePlayer
@@ -751,4 +812,5 @@ Stmt = (
     | ChooseValue
     | TurnOrder
     | SetVar
+    | Event
 )

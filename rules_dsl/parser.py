@@ -299,6 +299,12 @@ class _ToAst(Transformer[Token, Any]):
     def not_marked(self, meta: Any, ch: list[Any]) -> ast.IsMarked:
         return ast.IsMarked(ch[0], str(ch[1]), True, _pos(meta))
 
+    def is_copy(self, meta: Any, ch: list[Any]) -> ast.IsCopy:
+        return ast.IsCopy(ch[0], str(ch[1]), False, _pos(meta), _tpos(ch[1]))
+
+    def not_copy(self, meta: Any, ch: list[Any]) -> ast.IsCopy:
+        return ast.IsCopy(ch[0], str(ch[1]), True, _pos(meta), _tpos(ch[1]))
+
     def take_token_of(self, meta: Any, ch: list[Any]) -> ast.TakeTokenOf:
         ch = [c for c in ch if c is not None]
         return ast.TakeTokenOf(str(ch[0]), ch[1], _pos(meta), self._src(meta))
@@ -438,11 +444,32 @@ class _ToAst(Transformer[Token, Any]):
     def activated_any(self, meta: Any, ch: list[Any]) -> ast.Activated:
         return ast.Activated(str(ch[0]), ch[1], _pos(meta), _tpos(ch[0]), once=False)
 
+    def _replacement(self, meta: Any, ch: list[Any], block: Any) -> ast.Replacement:
+        optional = isinstance(ch[0], Token) and ch[0].type == "MAY"
+        rest = ch[1:] if optional else ch
+        spot = rest[2] if len(rest) > 2 else None
+        return ast.Replacement(optional, rest[0], str(rest[1]), block, _pos(meta), _tpos(rest[1]), spot)
+
+    def instead(self, meta: Any, ch: list[Any]) -> ast.Replacement:
+        return self._replacement(meta, ch[:-1], ch[-1])
+
+    def prevent(self, meta: Any, ch: list[Any]) -> ast.Replacement:
+        return self._replacement(meta, ch, None)
+
+    def replacement(self, meta: Any, ch: list[Any]) -> Any:
+        return ch[0]
+
+    def event(self, meta: Any, ch: list[Any]) -> ast.Event:
+        return ast.Event(str(ch[0]), ch[1], _pos(meta), _tpos(ch[0]))
+
     def lasting_body(self, meta: Any, ch: list[Any]) -> tuple[Any, ...]:
         return tuple(ch)
 
     def lasting(self, meta: Any, ch: list[Any]) -> ast.Lasting:
         return ast.Lasting(ch[0], _pos(meta))
+
+    def answer_first(self, meta: Any, ch: list[Any]) -> ast.AnswerFirst:
+        return ast.AnswerFirst(str(ch[0]), _pos(meta), _tpos(ch[0]))
 
     def announce(self, meta: Any, ch: list[Any]) -> ast.Announce:
         return ast.Announce(str(ch[0]), ch[1] if len(ch) > 1 else None, _pos(meta))

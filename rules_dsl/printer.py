@@ -66,6 +66,8 @@ def _item(node: Any) -> str:
         return f"{_when(node)}: " + _lines(node.block, "  ")
     if isinstance(node, ast.Activated):
         return f"{_during(node)}: " + _lines(node.block, "  ")
+    if isinstance(node, ast.Replacement) and node.block is not None:
+        return f"{_instead(node)}: " + _lines(node.block, "  ")
     if isinstance(node, ast.Continuous):
         return f"WHILE {show(node.spot)}: " + ";\n  ".join(show(m) for m in node.mods)
     return show(node)
@@ -512,6 +514,11 @@ def _is_marked(n: ast.IsMarked, follow: frozenset[str]) -> str:
     return f"{expr(n.subject)} is {'not ' if n.negated else ''}marked {n.name}"
 
 
+@prints(ast.IsCopy)
+def _is_copy(n: ast.IsCopy, follow: frozenset[str]) -> str:
+    return f"{expr(n.subject)} is {'not ' if n.negated else ''}a copy of {n.card_id}"
+
+
 @prints(ast.IsNoted)
 def _is_noted(n: ast.IsNoted, follow: frozenset[str]) -> str:
     return f"{expr(n.subject)} is noted as {n.name}"
@@ -670,10 +677,32 @@ def _activated(n: ast.Activated, follow: frozenset[str]) -> str:
     return f"{_during(n)}: {show(n.block)}"
 
 
+def _instead(n: ast.Replacement) -> str:
+    may = "MAY " if n.optional else ""
+    word = "INSTEAD OF" if n.block is not None else "PREVENT"
+    spot = "" if n.spot is None else f" while {show(n.spot)}"
+    return f"{may}{word} {_SUBJECTS[n.subject]} {n.moment}{spot}"
+
+
+@prints(ast.Replacement)
+def _replacement(n: ast.Replacement, follow: frozenset[str]) -> str:
+    return _instead(n) if n.block is None else f"{_instead(n)}: {show(n.block)}"
+
+
+@prints(ast.Event, compound=True)
+def _event(n: ast.Event, follow: frozenset[str]) -> str:
+    return f"you {n.moment}: {body(n.body)}"
+
+
 @prints(ast.Lasting)
 def _lasting(n: ast.Lasting, follow: frozenset[str]) -> str:
     items = [f"{_when(i)}: {body(i.block)}" if isinstance(i, ast.Triggered) else show(i) for i in n.items]
     return "for the rest of this turn: (" + "; ".join(items) + ")"
+
+
+@prints(ast.AnswerFirst)
+def _answer_first(n: ast.AnswerFirst, follow: frozenset[str]) -> str:
+    return f"you answer {n.moment} first"
 
 
 @prints(ast.Announce)

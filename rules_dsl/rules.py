@@ -29,6 +29,7 @@ class CardType:
     mods: dict[str, tuple[Any, ...]] = attrs.Factory(dict)
     triggers: tuple[Any, ...] = ()
     activated: tuple[Any, ...] = ()
+    replacements: tuple[Any, ...] = ()  # `INSTEAD OF ...` / `PREVENT ...` (abilities.ReplaceAbility)
     # the text and the expression properties as written (line breaks kept), for display
     source: dict[str, str] = attrs.Factory(dict)
 

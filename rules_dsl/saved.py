@@ -117,6 +117,8 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
     if any(p not in seats for p in st.out + st.next_turns):
         problems.append("the turn order names a seat that is not in the game")
     phases = {"setup", "over", *(name for name, _ in rules.phases)}
+    if rules.effects[rules.game_loop].deal_end is not None:  # type: ignore[attr-defined]
+        phases |= {"deal-end", "deal-setup"}  # between two deals
     if st.phase not in phases:
         problems.append(f"phase {st.phase!r} is not a phase of these rules ({', '.join(sorted(phases))})")
     for i, fr in enumerate(st.frames):

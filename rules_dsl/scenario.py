@@ -62,6 +62,7 @@ SCENARIO_KEYS = {
 POSITION_KEYS = {
     "active",
     "out",
+    "next-turns",
     "start-player",
     "phase",
     "turn",
@@ -390,12 +391,18 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         if not isinstance(out, list):
             raise ScenarioError("position: out is a list of seats, such as [2]")
         st.out = sorted({seat_of(st, p) for p in out})
+    # the position says who plays now: a turn the set-up queued (its start player) is replaced
+    queued = pos.get("next-turns", [])
+    if not isinstance(queued, list):
+        raise ScenarioError("position: next-turns is a list of seats, such as [2]")
+    st.next_turns = [seat_of(st, p) for p in queued]
     st.first = first
     st.active = active
     st.turn = whole(pos.get("turn", st.turn), "position: turn")
     st.round = whole(pos.get("round", st.round), "position: round")
     st.pending = None
     st.failed = False
+    st.phase = phase  # the game is under way (not in its set-up): the position says who plays
     st.frames = [Frame(rules.game_loop, active, -1, phases.index(phase), {}, None)]
     problems = engine.check(st, settled=False)
     if problems:

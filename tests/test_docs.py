@@ -4,8 +4,8 @@ Every example in the docs marked as DSL compiles against its pack, and together 
 examples use every construct of the grammar and every syntax node. The convention (see
 docs/dsl.md): a fenced block whose info string is `dsl` holds card text or rules text;
 `dsl condition` and `dsl expression` hold conditions and expressions; a trailing
-`microcosm` (or `love-letter`) compiles them against that pack instead of the base game. Examples in one
-block are separated by blank lines.
+`microcosm` (or `love-letter`, `dominion-first-game`) compiles them against that pack
+instead of the base game. Examples in one block are separated by blank lines.
 """
 
 from __future__ import annotations
@@ -26,9 +26,12 @@ from rules_dsl.parser import _lark, parse
 
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 FENCE = re.compile(r"^```(.*)$")
-PACKS = ("base", "microcosm", "love-letter")
+PACKS = ("base", "microcosm", "love-letter", "dominion-first-game")
 # packs that are example folders rather than installed packs
-FOLDERS = {"love-letter": str(ROOT / "examples" / "games" / "love-letter")}
+FOLDERS = {
+    "love-letter": str(ROOT / "examples" / "games" / "love-letter"),
+    "dominion-first-game": str(ROOT / "examples" / "games" / "dominion-first-game"),
+}
 STARTS = {"": "start", "condition": "condition", "expression": "expression"}
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 
@@ -108,7 +111,9 @@ def example_pack(folder: Path, pack: str) -> list[tuple[int, Example]]:
     cards: list[tuple[str, Example]] = []
     procedures: list[tuple[str, Example]] = []
     for n, e in enumerate(x for x in examples() if x.pack == pack):
-        if e.start == "start" and re.match(r"[A-Z][A-Z0-9_]*:|WHEN |WHENEVER |WHILE |ONCE PER TURN|DURING ", e.text):
+        if e.start == "start" and re.match(
+            r"[A-Z][A-Z0-9_]*:|WHEN |WHENEVER |WHILE |ONCE PER TURN|DURING |INSTEAD OF |PREVENT |MAY ", e.text
+        ):
             head = f"  - id: doc-example-{n}\n    kind: {kind}\n    zone: {zone}\n    count: 0\n    text: |-"
             cards.append((f"{head}\n{_indent(e.text, 6)}", e))
         else:

@@ -87,6 +87,20 @@ def test_every_option_of_random_games_is_in_the_catalogue(pack: str, players: in
             spec.engine.apply_fast(st, rnd.choice(st.pending.options))
 
 
+# the example games' own constructs: `choose a player` (`player N`), `choose a PROPERTY
+# value`, an event a card may replace (`pass`)
+EXAMPLES = [
+    (str(ROOT / "examples" / "games" / "love-letter"), 3),
+    (str(ROOT / "examples" / "games" / "dominion-first-game"), 2),
+    (str(ROOT / "examples" / "games" / "polignac"), 4),
+]
+
+
+@pytest.mark.parametrize("pack,players", EXAMPLES, ids=["love-letter-3p", "dominion-first-game", "polignac"])
+def test_every_option_of_the_example_games_is_in_the_catalogue(pack: str, players: int) -> None:
+    test_every_option_of_random_games_is_in_the_catalogue(pack, players)
+
+
 # ---------------------------------------------------------------- observations and rewards
 
 

@@ -184,6 +184,8 @@ BUILT_IN = {
     ("cards", "examples/mods/veteran-survey"): {"survey"},
     ("examples/games/love-letter",): set(),
     ("examples/games/spice-market",): set(),
+    ("examples/games/dominion-first-game",): set(),
+    ("examples/games/polignac",): set(),
 }
 
 

@@ -32,6 +32,7 @@ SOURCE_FIELDS = {
     "pos",
     "noun_pos",
     "counter_pos",
+    "card_pos",
     "moment_pos",
     "quantity_pos",
     "window_pos",

@@ -16,13 +16,15 @@ from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.invariants import compile_invariants
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
 from rules_dsl.compiler.vocabulary import Vocabulary, add_to_groups, read_vocabulary
+from rules_dsl.effects.abilities import ReplaceAbility
 from rules_dsl.effects.base import Effect
-from rules_dsl.effects.control import Scope
+from rules_dsl.effects.control import Block, Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.values import Num, NumExpr, VarNum
 from rules_dsl.effects.watching import reads
 from rules_dsl.errors import DslSyntaxError, suggest
 from rules_dsl.packs import shape
+from rules_dsl.packs.check import check as check_shape
 from rules_dsl.packs.loader import Problems, find_pack_folders, key_loc, load_pack, value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located, PackSource
 from rules_dsl.parser import parse
@@ -208,6 +210,13 @@ class _Builder:
         setup = self.compile_script("setup", sc, phase_name="setup")
         phases = self.compile_turn(sc)
         triggers, extra = self.compile_end(sc)
+        deal_setup, deal_end, deal_scoring = self.compile_deal(sc)
+        if deal_setup >= 0 and setup >= 0:
+            # the first deal is set up with the game, so a scenario lays its position out after both
+            both = sc.add(Block, text="setup", children=(effects[setup], effects[deal_setup]))
+            setup = sc.add(Scope, text="setup", body=both, absorbs_failure=True).eid
+        elif deal_setup >= 0 and self._setup_loc is None:
+            setup = deal_setup  # a game of deals may leave its own set-up out
         score, tiebreak = self.compile_scoring(sc)
         invariants = compile_invariants(
             [src.sections["invariants"] for src in self.sources if "invariants" in src.sections],
@@ -249,6 +258,9 @@ class _Builder:
             frozenset().union(*(r.counters for r in reads_of if r is not None)),
             frozenset().union(*(r.zones for r in reads_of if r is not None)),
             any(r is None for r in reads_of),
+            deal_setup=-1 if deal_setup < 0 else effects[deal_setup].body.eid,  # type: ignore[union-attr]
+            deal_end=deal_end,
+            deal_scoring=-1 if deal_scoring < 0 else effects[deal_scoring].body.eid,  # type: ignore[union-attr]
         )
         effects.append(loop)
         if self.problems.items:
@@ -305,6 +317,7 @@ class _Builder:
         if "setup" in self._script_trees and self._setup_loc is not None:
             texts.append(never.Text(self._script_trees["setup"], self._setup_loc))
         texts += [never.Text(tree, loc) for _, tree, loc, _ in self._end_trees]
+        texts += [never.Text(tree, loc) for tree, loc in self._deal_trees.values()]
         texts += [never.Text(tree, loc) for tree, loc in self._score_trees.values()]
         texts += [never.Text(tree, loc) for _, tree, loc in self._breakdown_trees]
         if self._final_turn_tree is not None and self._final_turn_tree[0] is not None:
@@ -337,6 +350,7 @@ class _Builder:
         if "setup" in self._script_trees and self._setup_loc is not None:
             roots.append((self._script_trees["setup"], self._setup_loc))
         roots += [(tree, loc) for _, tree, loc, _ in self._end_trees]
+        roots += [(tree, loc) for tree, loc in self._deal_trees.values()]
         roots += list(self._score_trees.values())
         roots += [(tree, loc) for _, tree, loc in getattr(self, "_breakdown_trees", [])]
         if self._final_turn_tree is not None and self._final_turn_tree[0] is not None:
@@ -351,6 +365,7 @@ class _Builder:
                 "procedure": f"; not every call of {miss.unit.key[1]!r} binds it",
                 "moment": f"; not every 'announce {miss.unit.key[1]}' binds it",
                 "window": f"; not every 'use {miss.unit.key[1]} abilities' binds it",
+                "replaced": f"; not every 'you {miss.unit.key[1]}: ...' binds it",
             }
             self.problems.add(
                 text_pos(miss.unit.loc, miss.var.pos.line, miss.var.pos.column),
@@ -374,6 +389,8 @@ class _Builder:
                 return ("moment", self._sc.moment(part.moment, part.moment_pos))
             if isinstance(part, ast.Activated):
                 return ("window", self._sc.window(part.window, part.window_pos))
+            if isinstance(part, ast.Replacement) and part.block is not None:
+                return ("replaced", self._sc.moment(part.moment, part.moment_pos))
         except CompileError:
             pass  # reported where the ability is compiled
         return None
@@ -628,6 +645,7 @@ class _Builder:
             if parsed is not None:
                 self._proc_trees[name] = parsed
                 texts.append(_Text(*parsed))
+        self._deal_trees = self.parse_deal(texts)
         self._end_trees: list[tuple[str, Any, Loc, bool]] = []
         self._end_after_turn = False
         self._turn_limit = 0
@@ -917,8 +935,9 @@ class _Builder:
                     zone=zone_name,
                     public_props=voc.backs.get(str(kind.value), ()),
                     mods={q: tuple(ms) for q, ms in mods.items()},
-                    triggers=tuple(triggers),
+                    triggers=tuple(t for t in triggers if not isinstance(t, ReplaceAbility)),
                     activated=tuple(activated),
+                    replacements=tuple(t for t in triggers if isinstance(t, ReplaceAbility)),
                     source={
                         k: str(f[k].value)
                         for k in ("text", *(p for p, t in voc.properties.items() if t == "expression"))
@@ -989,14 +1008,24 @@ class _Builder:
                 if (zone, up) not in spots:
                     spots.append((zone, up))
             return
+        if isinstance(node, ast.Replacement) and node.spot is not None:
+            triggers.append(sc.replacement(node))  # it says where it works
+            return
         if not voc.ability_zone[0]:
             raise CompileError(
-                "the packs do not say where triggered and activated abilities work: "
-                "declare vocabulary: abilities: {zone: ZONE, facing: up}",
+                "the packs do not say where triggered, activated and replacement abilities work: "
+                "declare vocabulary: abilities: {zone: ZONE, facing: up}"
+                + (
+                    " (or say where this one works: '... while in your ZONE')"
+                    if isinstance(node, ast.Replacement)
+                    else ""
+                ),
                 node.pos,
             )
         if isinstance(node, ast.Triggered):
             triggers.append(sc.trigger(node))
+        elif isinstance(node, ast.Replacement):
+            triggers.append(sc.replacement(node))  # sorted out of the triggers by compile_cards
         else:
             # a card is one option where its abilities are offered: one per window
             if any(a.window == node.window for a in activated):
@@ -1087,7 +1116,8 @@ class _Builder:
         tree = self._script_trees.get(key)
         loc = self._setup_loc
         if tree is None or loc is None:
-            if loc is None:
+            deal = self.composed.deal.value if self.composed.deal is not None else None
+            if loc is None and not (isinstance(deal, dict) and "setup" in deal):
                 self.problems.add(Loc(self.sources[-1].folder + "/pack.yaml", 1, 1), f"the packs give no {key}")
             return -1
         try:
@@ -1096,6 +1126,39 @@ class _Builder:
             self.report(exc, loc)
             return -1
         return sc.add(Scope, text=phase_name, body=body, absorbs_failure=True).eid
+
+    def parse_deal(self, texts: list[_Text]) -> dict[str, tuple[Any, Loc]]:
+        """The `deal:` part's texts (set-up, end, scoring), parsed: key -> (tree, where)."""
+        part = self.composed.deal
+        out: dict[str, tuple[Any, Loc]] = {}
+        if part is None:
+            return out
+        node = part.value
+        if not check_shape(node, shape.DEAL, part.loc.file, self.problems, "deal", part.loc):
+            return out
+        for key, start in (("setup", "start"), ("end", "condition"), ("scoring", "start")):
+            if key in node:
+                text = Located(node[key], value_loc(node, key, part.loc.file))
+                tree = self.parse_text(text, start)
+                if tree is not None:
+                    out[key] = (tree, text.loc)
+                    texts.append(_Text(tree, text.loc))
+        return out
+
+    def compile_deal(self, sc: StatementCompiler) -> tuple[int, Any, int]:
+        """The deal's set-up and scoring (`Scope` effect ids, -1 when not given) and its end
+        condition (None: the packs have no deals)."""
+        found: dict[str, Any] = {"setup": -1, "end": None, "scoring": -1}
+        for key, (tree, loc) in self._deal_trees.items():
+            try:
+                if key == "end":
+                    found[key] = sc.cond(tree)
+                else:
+                    body = sc.block(tree)
+                    found[key] = sc.add(Scope, text=f"deal {key}", body=body, absorbs_failure=True).eid
+            except CompileError as exc:
+                self.report(exc, loc)
+        return found["setup"], found["end"], found["scoring"]
 
     def compile_turn(self, sc: StatementCompiler) -> list[tuple[str, int]]:
         phases = []

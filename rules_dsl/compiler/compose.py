@@ -77,6 +77,7 @@ class Composed:
     phases: list[tuple[str, Pieces]] = attrs.Factory(list)
     procedures: dict[str, Pieces] = attrs.Factory(dict)
     game_end: Located | None = None
+    deal: Located | None = None  # deals (rounds, hands) above the turns: the last pack's
     triggers: list[tuple[Any, Loc]] = attrs.Factory(list)  # each trigger node and where it is
     scoring: Located | None = None
     evaluation: Located | None = None  # the last pack's: a mod may replace it
@@ -189,6 +190,8 @@ def compose(sources: list[PackSource], problems: Problems) -> Composed:
                 out.triggers = [
                     (t, value_loc(node["triggers"], i, out.game_end.loc.file)) for i, t in enumerate(node["triggers"])
                 ]
+        if "deal" in parts and m.define("deal", src.id, parts["deal"].loc, parts["deal"].value):
+            out.deal = parts["deal"]
         if "scoring" in parts and m.define("scoring", src.id, parts["scoring"].loc, parts["scoring"].value):
             _scoring(out, parts["scoring"])
         for key in ("evaluation", "statistics"):

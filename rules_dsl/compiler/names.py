@@ -20,7 +20,8 @@ from rules_dsl.compiler.statements import walk
 from rules_dsl.packs.model import Loc
 
 # ("section", LABEL), ("procedure", name), ("moment", MOMENT) for triggered abilities,
-# ("window", WINDOW) for activated ones, or ("root", what)
+# ("window", WINDOW) for activated ones, ("replaced", MOMENT) for replacement abilities
+# (run by `you MOMENT: ...`), or ("root", what)
 Key = tuple[str, str]
 
 
@@ -66,6 +67,8 @@ def _scan(unit: Unit, procedures: set[str]) -> None:
             unit.sites.append((("section", node.section), frozenset(bound)))
         elif isinstance(node, ast.Announce):
             unit.sites.append((("moment", node.moment), frozenset(bound)))
+        elif isinstance(node, ast.Event | ast.AnswerFirst):
+            unit.sites.append((("replaced", node.moment), frozenset(bound)))
         elif isinstance(node, ast.UseAbilities):
             unit.sites.append((("window", node.window), frozenset(bound)))
         elif isinstance(node, ast.Call) and node.name in procedures:

@@ -1,7 +1,8 @@
 """Warnings for what can never happen in the loaded packs (`rules-dsl validate` shows them).
 
 Packs compile although some of their text can never run: an ability whose card never
-reaches the zone where it works, a `WHEN` on a moment no rule announces, an activated
+reaches the zone where it works, a `WHEN` on a moment no rule announces, an `INSTEAD OF`
+or `PREVENT` on a moment no text makes an event (`you MOMENT: ...`), an activated
 ability in a window no rule opens, a quantity nothing reads, a card nothing moves out of
 the zone it starts in. Each is a warning, at the place written.
 
@@ -39,6 +40,7 @@ UNDERSTOOD = frozenset(
         "Alternatives",
         "AmongPlayers",
         "Announce",
+        "AnswerFirst",
         "AnyOf",
         "Arith",
         "Block",
@@ -65,6 +67,7 @@ UNDERSTOOD = frozenset(
         "CounterChange",
         "DoSection",
         "Draw",
+        "Event",
         "Extreme",
         "FillSlot",
         "Flip",
@@ -76,6 +79,7 @@ UNDERSTOOD = frozenset(
         "HighestProp",
         "If",
         "InOrder",
+        "IsCopy",
         "IsEmpty",
         "IsFacing",
         "IsIn",
@@ -100,6 +104,7 @@ UNDERSTOOD = frozenset(
         "Query",
         "Ref",
         "Repeat",
+        "Replacement",
         "Section",
         "SetVar",
         "Shuffle",
@@ -365,6 +370,7 @@ def find_warnings(
     happen. `moment_of` gives the declared moment a trigger names ('passes' -> 'pass')."""
     edges = _fixed_edges(voc, choosable)
     announced: set[str] = set()
+    events: set[str] = set()  # moments of `you MOMENT: ...`, which replacement abilities answer
     opened: set[str] = set()
     read: set[str] = {voc.slot_room} if voc.slot_room else set()
     procedures = {t.procedure: t.tree for t in texts if t.procedure}
@@ -382,6 +388,8 @@ def find_warnings(
         for node in nodes[i]:
             if isinstance(node, ast.Announce):
                 announced.add(node.moment)
+            elif isinstance(node, ast.Event | ast.AnswerFirst):
+                events.add(node.moment)
             elif isinstance(node, ast.UseAbilities | ast.CanUse):
                 opened.add(node.window)
             elif isinstance(node, ast.Ref):
@@ -396,16 +404,18 @@ def find_warnings(
         # abilities that a section sets up for the rest of a turn work wherever their card is
         lasting = {id(item) for node in nodes[i] if isinstance(node, ast.Lasting) for item in node.items}
         for node in nodes[i]:
-            if isinstance(node, ast.Continuous) and node.spot.zone not in zones:
+            spot = node.spot if isinstance(node, ast.Continuous | ast.Replacement) else None
+            if spot is not None and spot.zone not in zones:
                 warnings.add(
                     place(text.loc, node.spot.pos),
-                    f"this ability works in your {node.spot.zone}, where this card never goes: "
+                    f"this ability works in your {spot.zone}, where this card never goes: "
                     f"nothing moves it there (it can be in: {', '.join(sorted(zones))})",
                     card=text.card,
-                    width=node.spot.pos.width,
+                    width=spot.pos.width,
                 )
             elif (
-                isinstance(node, ast.Triggered | ast.Activated)
+                isinstance(node, ast.Triggered | ast.Activated | ast.Replacement)
+                and spot is None
                 and ability_zone
                 and ability_zone not in zones
                 and id(node) not in lasting
@@ -415,12 +425,20 @@ def find_warnings(
                     f"abilities work while their card is in its owner's {ability_zone}, where this card never "
                     f"goes: nothing moves it there (it can be in: {', '.join(sorted(zones))})",
                     card=text.card,
-                    width=len(node.moment if isinstance(node, ast.Triggered) else node.window),
+                    width=len(node.window if isinstance(node, ast.Activated) else node.moment),
                 )
             if isinstance(node, ast.Triggered) and moment_of(node.moment) not in announced:
                 warnings.add(
                     place(text.loc, node.moment_pos),
                     f"no rule announces {moment_of(node.moment)!r}: this ability never triggers",
+                    card=text.card,
+                    width=node.moment_pos.width,
+                )
+            elif isinstance(node, ast.Replacement) and moment_of(node.moment) not in events:
+                warnings.add(
+                    place(text.loc, node.moment_pos),
+                    f"no rule or card text makes {moment_of(node.moment)!r} an event "
+                    f"('you {moment_of(node.moment)}: ...'): this ability never applies",
                     card=text.card,
                     width=node.moment_pos.width,
                 )

@@ -524,13 +524,17 @@ class StatementCompiler:
         const = abilities.constant_of(node.sign, amount, cond)
         return abilities.Modifier(node.quantity, node.sign, amount, cond, zone, facing, const)
 
+    def subject(self, node: ast.Triggered | ast.Replacement, what: str) -> str:
+        """Whom an ability answers, in words ("an opponent"), its subject checked."""
+        if node.subject not in abilities.SUBJECTS:
+            raise CompileError(f"{what} subject is you, an opponent or a player, not {node.subject!r}", node.pos)
+        return {"you": "you", "opponent": "an opponent", "player": "a player"}[node.subject]
+
     def trigger(self, node: ast.Triggered) -> abilities.TriggerAbility:
         moment = self.moment(node.moment, node.moment_pos)
-        if node.subject not in abilities.SUBJECTS:
-            raise CompileError(f"a trigger's subject is you, an opponent or a player, not {node.subject!r}", node.pos)
+        who = self.subject(node, "a trigger's")
         self.listeners.moments.add(moment)
         body = self.block(node.block)
-        who = {"you": "you", "opponent": "an opponent", "player": "a player"}[node.subject]
         this = " this card" if node.this_card else ""
         text = f"WHEN {who} {node.moment}{this}: {node.block.text}"
         return self.add(
@@ -549,6 +553,60 @@ class StatementCompiler:
         during = f"ONCE PER TURN, during your {window}" if node.once else f"DURING your {window}"
         text = f"{during}: {node.block.text}"
         return self.add(abilities.ActivatedAbility, text=text, window=window, body=body, once=node.once)
+
+    def replacement(self, node: ast.Replacement) -> abilities.ReplaceAbility:
+        """`[MAY] INSTEAD OF <subject> MOMENT: ...` / `[MAY] PREVENT <subject> MOMENT`."""
+        moment = self.moment(node.moment, node.moment_pos)
+        who = self.subject(node, "a replacement's")
+        zone, facing = self.voc.ability_zone
+        if node.spot is not None:
+            zone, facing = node.spot.zone, {"face-up": "up", "face-down": "down"}.get(node.spot.facing, "")
+            owned = sorted(z for z, t in self.voc.zones.items() if t.per_player)
+            if zone not in owned:
+                raise CompileError(
+                    f"unknown zone {zone!r}: a replacement ability works in one of its owner's zones",
+                    node.spot.pos,
+                    owned,
+                    suggest(zone, owned),
+                )
+        self.listeners.replaced.add(moment)
+        spots = self.listeners.replace_spots.setdefault(moment, [])
+        if (zone, facing) not in spots:
+            spots.append((zone, facing))
+        body = self.block(node.block) if node.block is not None else None
+        where = (
+            "" if node.spot is None else f" while {node.spot.facing + ' ' if node.spot.facing else ''}in your {zone}"
+        )
+        head = (
+            f"{'MAY ' if node.optional else ''}{'INSTEAD OF' if body is not None else 'PREVENT'} {who} {moment}{where}"
+        )
+        text = head if node.block is None else f"{head}: {node.block.text}"
+        return self.add(
+            abilities.ReplaceAbility,
+            text=text,
+            moment=moment,
+            subject=node.subject,
+            optional=node.optional,
+            body=body,
+            zone=zone,
+            facing=facing,
+        )
+
+    def s_Event(self, node: ast.Event, optional: str) -> Effect:
+        moment = self.moment(node.moment, node.moment_pos)
+        return self.add(
+            abilities.Replaceable,
+            text=f"you {moment}: ...",
+            moment=moment,
+            body=self.body(node.body),
+            listeners=self.listeners,
+        )
+
+    def s_AnswerFirst(self, node: ast.AnswerFirst, optional: str) -> Effect:
+        moment = self.moment(node.moment, node.moment_pos)
+        return self.add(
+            abilities.AnswerFirst, text=f"you answer {moment} first", moment=moment, listeners=self.listeners
+        )
 
     def s_Announce(self, node: ast.Announce, optional: str) -> Effect:
         moment = self.moment(node.moment, ast.Pos(node.pos.line, node.pos.column + 9, len(node.moment)))
@@ -874,6 +932,10 @@ class StatementCompiler:
             return v.IsIn(self.card(node.subject), self.zone(node.zone, several=True))
         if isinstance(node, ast.IsMarked):
             return v.IsMarked(self.card(node.subject), node.name, node.negated)
+        if isinstance(node, ast.IsCopy):
+            if node.card_id not in self.card_ids:
+                raise unknown("card id", node.card_id, node.card_pos, sorted(self.card_ids))
+            return v.IsCopy(self.card(node.subject), node.card_id, node.negated)
         if isinstance(node, ast.IsNoted):
             return v.IsNoted(self.text(node.subject, node.pos), node.name)
         if isinstance(node, ast.AnyOf):

@@ -30,6 +30,9 @@ class Listeners:
 
     moments: set[str] = attrs.Factory(set)  # moments some triggered ability answers
     windows: set[str] = attrs.Factory(set)  # windows some activated ability uses
+    replaced: set[str] = attrs.Factory(set)  # moments some replacement ability answers
+    # moment -> where the cards of its replacement abilities must lie: (zone, facing)
+    replace_spots: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
     zone: str = ""  # the pack's ability zone (per player)
     facing: str = ""  # "" any | "up" | "down"
 
@@ -86,6 +89,28 @@ class TriggerAbility(Effect):
         if self.subject == "opponent" and owner == announcer:
             return False
         return not self.this_card or card == subject_card
+
+
+@attrs.frozen(eq=False)
+class ReplaceAbility(Effect):
+    """`[MAY] INSTEAD OF <subject> <moment>: body`, or `[MAY] PREVENT <subject> <moment>`
+    (body None). Run only by `Replaceable`."""
+
+    eid: int
+    text: str
+    moment: str
+    subject: str  # "you" | "opponent" | "player": whom the event happens to, from the owner
+    optional: bool
+    body: Effect | None
+    zone: str = ""  # where the card must lie (its owner's zone), and which way up
+    facing: str = ""
+
+    def hears(self, owner: int, affected: int) -> bool:
+        if self.subject == "you":
+            return owner == affected
+        if self.subject == "opponent":
+            return owner != affected
+        return True
 
 
 @attrs.frozen(eq=False)
@@ -351,3 +376,159 @@ class Quantity(NumExpr):
                 finally:
                     st.frames.pop()
         return total
+
+
+def _replacements(st: GameState, fr: Frame, moment: str, lis: Listeners, owner: int) -> list[tuple[int, Any]]:
+    """The replacement abilities of `owner`'s cards that answer `moment` happening to the
+    player of `fr` where they lie, and can start now, in zone order."""
+    rules = st.rules
+    out: list[tuple[int, Any]] = []
+    for zone, facing in lis.replace_spots[moment]:
+        for c in _spot_cards(st, zone, facing, owner):
+            for ab in rules.cards[st.cards[c].type].replacements:
+                if ab.moment == moment and ab.zone == zone and ab.facing == facing and ab.hears(owner, fr.player):
+                    _add_if_it_can_start(st, out, c, ab, owner)
+    return out
+
+
+def _add_if_it_can_start(st: GameState, out: list[tuple[int, Any]], c: int, ab: ReplaceAbility, owner: int) -> None:
+    if ab.body is not None:
+        probe = Frame(ab.body.eid, owner, c, 0, {}, None)
+        st.frames.append(probe)
+        try:
+            if not ab.body.can_start(st, probe):
+                return
+        finally:
+            st.frames.pop()
+    out.append((c, ab))
+
+
+def _ask_owners(eff: Effect, st: GameState, fr: Frame, moment: str, lis: Listeners) -> bool:
+    """Ask the owners, in seat order from the player of `fr`, whether a replacement of
+    `moment` answers; True when one was taken at once or a decision is pending (then
+    `eff.resume` goes on), False when nobody (more) answers."""
+    if fr.data is None:
+        fr.data = [0]
+    while fr.data[0] < st.players:
+        owner = (fr.player + fr.data[0]) % st.players
+        fr.data[0] += 1
+        found = _replacements(st, fr, moment, lis, owner)
+        if not found:
+            continue
+        forced = [(c, ab) for c, ab in found if not ab.optional]
+        if forced:
+            eff.resume(st, fr, [forced[0][0], forced[0][1].eid, owner])
+            return True
+        ids, chosen = card_options(st, [c for c, _ in found])
+        values = [[c, ab.eid, owner] for c, ab in found if c in chosen]
+        ask = f"{moment}: use a card instead?"
+        st.pending = Decision(owner, ask, [*ids, "pass"], [*values, None], source_of(st, fr))
+        return True
+    return False
+
+
+def _kept_answer(st: GameState, player: int, moment: str) -> bool | None:
+    """The answer `answer MOMENT first` kept for `player` (taken out of the lasting
+    entries): True a replacement, False none, None no answer kept."""
+    effects = st.rules.effects
+    for i, entry in enumerate(st.lasting):
+        ab = effects[entry.ability]
+        if entry.player == player and isinstance(ab, ReplaceAbility | AnswerFirst) and ab.moment == moment:
+            del st.lasting[i]
+            return isinstance(ab, ReplaceAbility)
+    return None
+
+
+@attrs.frozen(eq=False)
+class Replaceable(Effect):
+    """`you MOMENT: BODY`: the body happens to the player, unless a replacement ability
+    answers. Players are asked in seat order from that player; the first of them whose
+    cards (in the ability zone) answer decides: a mandatory replacement is taken at once
+    (the first in zone order), an optional one is offered (its cards, or `pass`). The
+    chosen ability's body runs instead (with "you" its card's owner and `this card` the
+    card; PREVENT runs nothing), and its failure is its own. With none taken, the body
+    runs as if written alone: this frame becomes it, so its failure goes on."""
+
+    eid: int
+    text: str
+    moment: str
+    body: Effect
+    listeners: Listeners
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:  # a replacement ran
+            st.failed = False
+            st.frames.pop()
+            return
+        if fr.data is None and st.lasting:
+            kept = _kept_answer(st, fr.player, self.moment)
+            if kept:  # answered first with a replacement, which ran then: nothing happens now
+                if st.trace is not None:
+                    st.trace.append(f"player {fr.player + 1}: {self.moment} replaced")
+                st.frames.pop()
+                return
+            if kept is not None:  # answered first with none: the body happens, nobody is asked
+                fr.eid = self.body.eid
+                fr.pc = 0
+                return
+        if self.moment in self.listeners.replaced and _ask_owners(self, st, fr, self.moment, self.listeners):
+            return
+        # nothing replaces it: this frame becomes the body
+        fr.eid = self.body.eid
+        fr.pc = 0
+        fr.data = None
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value is None:  # passed: the next player may answer
+            self.step(st, fr)
+            return
+        card, eid, owner = value
+        ab = st.rules.effects[eid]
+        assert isinstance(ab, ReplaceAbility)
+        fr.pc = 1
+        if st.trace is not None:
+            st.trace.append(f"player {fr.player + 1}: {self.moment} replaced")
+        if ab.body is not None:
+            st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return self.body.can_start(st, fr)
+
+
+@attrs.frozen(eq=False)
+class AnswerFirst(Effect):
+    """`you answer MOMENT first`: the replacements of MOMENT are asked now, as the event
+    `you MOMENT: ...` would ask them, and the chosen one's block runs now; the answer (that
+    replacement, or none) is kept until the next `you MOMENT: ...` happens to you this turn,
+    which takes it without asking again: nothing happens then if a replacement was chosen,
+    else the body. An answer not taken by the end of the turn is dropped with the turn's
+    lasting abilities."""
+
+    eid: int
+    text: str
+    moment: str
+    listeners: Listeners
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:  # the chosen replacement's block ran
+            st.failed = False
+            st.frames.pop()
+            return
+        if self.moment in self.listeners.replaced and _ask_owners(self, st, fr, self.moment, self.listeners):
+            return
+        st.lasting.append(Lasting(self.eid, fr.player))
+        st.frames.pop()
+
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        if value is None:  # passed: the next player may answer
+            self.step(st, fr)
+            return
+        card, eid, owner = value
+        ab = st.rules.effects[eid]
+        assert isinstance(ab, ReplaceAbility)
+        st.lasting.append(Lasting(eid, fr.player, card))
+        fr.pc = 1
+        if st.trace is not None:
+            st.trace.append(f"player {fr.player + 1}: {self.moment} answered first")
+        if ab.body is not None:
+            st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))

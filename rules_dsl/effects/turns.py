@@ -12,6 +12,10 @@ from rules_dsl.effects.base import Effect, push
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.state import Frame, GameState
 
+# where the game loop is between two deals (its frame's data)
+DEAL_SCORED = 1
+DEAL_SET_UP = 2
+
 
 @attrs.frozen(eq=False)
 class GameLoop(Effect):
@@ -34,11 +38,23 @@ class GameLoop(Effect):
     watch_counters: frozenset[str] = frozenset()
     watch_zones: frozenset[str] = frozenset()
     watch_every: bool = False
+    # deals (rounds, hands) above the turns: the deal's set-up and scoring bodies (-1: none)
+    # and its end, tested after each turn (None: the game has no deals)
+    deal_setup: int = -1
+    deal_end: Cond | None = None
+    deal_scoring: int = -1
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
         fr.player = st.active
+        if fr.data is not None:  # between two deals (only a game with deals gets here)
+            self.between_deals(st, fr)
+            return
         if fr.pc < len(self.phases):
+            if st.phase == "setup" and st.next_turns:
+                # `take the next turn` before any turn names who starts: that player plays the
+                # first turn, once, and rounds end at the seat before theirs
+                st.active = st.first = fr.player = st.next_turns.pop(0)
             name, eid = self.phases[fr.pc]
             fr.pc += 1
             st.phase = name
@@ -48,16 +64,11 @@ class GameLoop(Effect):
         self.end_turn(st, fr)
 
     def watch(self, st: GameState) -> None:
-        """Trigger the end the moment a watched condition holds (not during set-up); once
-        triggered it stays triggered, whatever changes later in the turn."""
-        if st.end_trigger or st.over or st.phase == "setup":
+        """Trigger the end the moment a watched condition holds (not during the set-up of the
+        game or of a deal); once triggered it stays triggered, whatever changes later in the turn."""
+        if st.end_trigger or st.over or st.phase == "setup" or st.phase == "deal-setup":
             return
-        fr = Frame(self.eid, st.active, -1, 0, None, None)
-        for name, cond in self.watched:
-            if cond.test(st, fr):
-                st.end_trigger = name
-                st.extra_rounds_left = self.extra_rounds.num(st, fr)
-                return
+        self.test_triggers(st, Frame(self.eid, st.active, -1, 0, None, None), self.watched)
 
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1
@@ -82,12 +93,42 @@ class GameLoop(Effect):
             fr.pc = 0
             self.score_game(st, fr)
             return
+        if self.deal_end is not None and self.deal_end.test(st, fr):
+            # the deal is over: its scoring, then the game's end, then the next deal's set-up
+            fr.data = [DEAL_SCORED]
+            if self.deal_scoring >= 0:
+                st.phase = "deal-end"
+                push(st, self.deal_scoring, st.active, -1, scope=True)
+            return
+        self.next_turn(st, fr)
+
+    def between_deals(self, st: GameState, fr: Frame) -> None:
+        """After a deal's scoring: the game may end (as after any turn); otherwise the next
+        deal is set up, and the turn passes on (to a player the texts queued with `take
+        the next turn`, else to the next in the turn order)."""
+        if fr.data == [DEAL_SCORED]:
+            if not st.end_trigger:
+                self.test_triggers(st, fr)
+            if not (st.end_trigger and self.after_turn) and self.deal_setup >= 0:
+                fr.data = [DEAL_SET_UP]
+                st.phase = "deal-setup"
+                push(st, self.deal_setup, st.active, -1, scope=True)
+                return
+        fr.data = None
+        self.next_turn(st, fr)
+
+    def test_triggers(self, st: GameState, fr: Frame, triggers: tuple[tuple[str, Cond], ...] | None = None) -> None:
+        """The first of the triggers (the pack's, unless given) that holds fires the end."""
+        for name, cond in self.triggers if triggers is None else triggers:
+            if cond.test(st, fr):
+                st.end_trigger = name
+                st.extra_rounds_left = self.extra_rounds.num(st, fr)
+                break
+
+    def next_turn(self, st: GameState, fr: Frame) -> None:
+        """The rest of the end of a turn: the end triggers, the next player, the end of a round."""
         if not st.end_trigger:
-            for name, cond in self.triggers:
-                if cond.test(st, fr):
-                    st.end_trigger = name
-                    st.extra_rounds_left = self.extra_rounds.num(st, fr)
-                    break
+            self.test_triggers(st, fr)
         if st.out or st.next_turns:
             last_seat = self.advance(st)
         else:

@@ -614,6 +614,19 @@ class IsMarked(Cond):
 
 
 @attrs.frozen
+class IsCopy(Cond):
+    """`CARD is [not] a copy of CARD-ID`: the card's id (its type) is the one named."""
+
+    card_expr: CardExpr
+    card_id: str
+    negated: bool
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        c = self.card_expr.card(st, fr, cand)
+        return (c >= 0 and st.rules.cards[st.cards[c].type].id == self.card_id) != self.negated
+
+
+@attrs.frozen
 class IsNoted(Cond):
     value: TextExpr
     name: str

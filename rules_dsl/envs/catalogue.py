@@ -6,8 +6,10 @@ The ids are enumerated the way the effects form them (rules_dsl/effects/choices.
 control.py, abilities.py), from the compiled effects and card types, never by hand:
 
 - the words of the rules' own choices: each `A OR B` label, each yes/no of a question, the
-  pass label of each optional choice, `pass` of `use WINDOW abilities`, each kind of
-  `choose a KIND`, each zone of `choose a GROUP` that exists in this game;
+  pass label of each optional choice, `pass` of `use WINDOW abilities` and of an event
+  a card may replace (`you MOMENT: ...`), each kind of
+  `choose a KIND`, each zone of `choose a GROUP` that exists in this game, each seat of
+  `choose a player` (`player N`) and each value of `choose a PROPERTY value`;
 - each card type's id (a choice of cards, of a card's ability);
 - `ID:KIND` for each token kind a card of that type can hold (its slots' kinds, and the
   kinds a rule can put on any card), when the rules fill slots or take tokens;
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules_dsl.effects import abilities, choices, control, primitives
+from rules_dsl.effects import players as players_effects
 from rules_dsl.interpreter import resolve_params
 from rules_dsl.rules import Rules
 
@@ -41,10 +44,14 @@ def option_ids(rules: Rules, players: int, variants: Iterable[str]) -> tuple[str
             add(*e.labels)
         elif isinstance(e, control.Ask):
             add(e.yes, e.no)
-        elif isinstance(e, abilities.UseAbilities):
+        elif isinstance(e, abilities.UseAbilities | abilities.Replaceable):
             add("pass")
         elif isinstance(e, choices.ChooseKind):
             add(*e.kinds)
+        elif isinstance(e, players_effects.ChoosePlayer):
+            add(*(players_effects.player_option(p) for p in range(players)))
+        elif isinstance(e, players_effects.ChooseValue):
+            add(*(str(v) for v in e.values))  # its option ids
         elif isinstance(e, primitives.PutToken):
             put_kinds.setdefault(e.kind, None)
         if isinstance(e, choices.ChooseZone):

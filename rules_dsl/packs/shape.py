@@ -303,6 +303,15 @@ GAME_END = Record(
         "turn-limit": _f(Int(minimum=0), "a safety net: the game ends after this many turns"),
     },
 )
+DEAL = Record(
+    doc="Deals (rounds, hands) above the turns, each with its own set-up, end and scoring "
+    "(docs/modding.md#deals-rounds-or-hands-above-turns).",
+    fields={
+        "setup": _f(TEXT, "rules text run at the start of each deal (the first: after the game's set-up)"),
+        "end": _f(CONDITION, "checked after each turn: when it holds, the deal ends", required=True),
+        "scoring": _f(TEXT, "rules text run when a deal ends, before the game's end is checked"),
+    },
+)
 SCORING = Record(
     fields={
         "score": _f(EXPRESSION, "each player's score", required=False),
@@ -437,6 +446,7 @@ PACK_FILE = Record(
         "setup": _f(TEXT, "rules text run once at the start"),
         "turn": _f(Seq(PHASE), "the phases of a turn"),
         "procedures": _f(Table(value=TEXT), "named rules text that other text calls"),
+        "deal": _f(DEAL),
         "game-end": _f(GAME_END),
         "scoring": _f(SCORING),
         "invariants": _f(Seq(INVARIANT), "facts of the game that hold in every position"),

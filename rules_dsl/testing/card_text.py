@@ -105,10 +105,21 @@ class _Grammar:
 
     # ---- top level ---------------------------------------------------------------
     def start(self, d: int) -> Text:
-        # section+ (a card's text); now and then a bare block, which a card must refuse
-        sections = st.lists(self.section(d), min_size=1, max_size=3).map("\n".join)
+        # section+ (a card's text), now and then with a replacement ability; now and then a
+        # bare block, which a card must refuse
+        items = st.one_of(self.section(d), self.section(d), self.section(d), self.replacement(d))
+        sections = st.lists(items, min_size=1, max_size=3).map("\n".join)
         block = self.block(d)
         return st.integers(0, 9).flatmap(lambda i: block if i == 0 else sections)
+
+    def replacement(self, d: int) -> Text:
+        """`[MAY] INSTEAD OF <subject> MOMENT [while in your ZONE]: block` or `[MAY] PREVENT ...`."""
+        subject = st.sampled_from(["you", "an opponent", "a player"])
+        spot = _opt(_seq("while", _opt(st.sampled_from(["face-up", "face-down"])), "in your", self.zone))
+        return st.one_of(
+            _seq(_opt("MAY"), "INSTEAD OF", subject, self.name, spot, ":", self.block(d)),
+            _seq(_opt("MAY"), "PREVENT", subject, self.name, spot),
+        )
 
     def section(self, d: int) -> Text:
         return st.tuples(self.label, self.block(d)).map(lambda t: f"{t[0]}: {t[1]}")
@@ -146,6 +157,7 @@ class _Grammar:
             _seq("for each", self.query(d), _opt(self.bind()), ":", b),
             _seq("for each", st.sampled_from(["player", "opponent"]), "where", c, ":", b),
             _seq("for the", self.name, ":", b),
+            _seq(st.sampled_from(["you", "they"]), self.name, ":", b),  # an event abilities may replace
         )
 
     @cache  # noqa: B019
@@ -159,6 +171,7 @@ class _Grammar:
             _seq("move", self.cards(d), "to", ref, _opt(self.facing())),
             _seq("move", self.cards(d), "to the bottom of", ref, _opt(self.facing())),
             _seq("only if", self.cond(d)),
+            _seq(st.sampled_from(["you", "they"]), "answer", name, "first"),  # a replaceable event, asked early
             _seq("tuck", cref, "under", cref),
             _seq("flip", cref, self.facing()),
             _seq("draw", e, st.sampled_from(["card", "cards"])),
@@ -266,6 +279,7 @@ class _Grammar:
             _seq(e, st.sampled_from(["is empty", "is not empty", "is face-up", "is face-down"])),
             _seq(e, "is in", self.ref()),
             _seq(e, st.sampled_from(["is marked", "is not marked", "is noted as"]), self.name),
+            _seq(e, st.sampled_from(["is a copy of", "is not a copy of"]), self.name),
         ]
         atoms.append(st.sampled_from(["you are in the turn order", "they are in the turn order"]))
         if d > 0:
