@@ -6,7 +6,7 @@ player cannot see (as `observation.observe` defines it) among the places that ho
 cards, keeping what the player can tell apart: each card stays with the same owner (the
 seat whose zone holds it, or the shared zones), the same kind and, for a face-down card
 shown as its back, the same back. So an opponent's hand and deck are dealt again from
-the cards they hold between them, a face-down planet stays one with that back, and the
+the cards they hold between them, a face-down card stays one with that back, and the
 player's own deck is reshuffled. Cards the player has peeked at stay as they are. The
 random generator of the copy is reseeded too, so later shuffles are not the real ones.
 """

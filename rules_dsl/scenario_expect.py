@@ -302,7 +302,7 @@ def check_sees(engine: Engine, st: GameState, value: Any, when: str) -> list[Che
         obs = engine.observe(st, seat)
         label = f"{when}: player {seat + 1} sees"
         targets: list[tuple[str, Any, str]] = []
-        for name, v in mapping(what.get("zones"), f"sees: {seat_key}: zones", "{planet-deck: 3}").items():
+        for name, v in mapping(what.get("zones"), f"sees: {seat_key}: zones", "{draw-pile: 3}").items():
             targets.append((zone_key(engine, name, None), v, f"{label} zone {name}"))
         for owner_key, zones in mapping(what.get("players"), f"sees: {seat_key}: players", "{1: {hand: 5}}").items():
             owner = seat_of(st, owner_key)
@@ -358,7 +358,7 @@ def check_expectations(
         if name not in st.shared:
             raise ScenarioError(f"unknown shared counter {name!r}")
         scalar(f"counter {name}", st.shared[name], value)
-    for name, value in mapping(exp.get("zones"), "expect: zones", "{planet-deck: 3}").items():
+    for name, value in mapping(exp.get("zones"), "expect: zones", "{draw-pile: 3}").items():
         key = zone_key(engine, name, None)
         checks.append(compare_zones(engine, st, [key], value, f"{when}: zone {name}"))
     for seat_key, zones in mapping(exp.get("players"), "expect: players", "{1: {hand: 5}}").items():
@@ -418,7 +418,7 @@ def check_expectations(
             scalar("current scores", scores, exp["current-scores"])
         if "current-tiebreaks" in exp:
             scalar("current tie-breaks", ties, exp["current-tiebreaks"])
-        for name, parts in mapping(exp.get("current-breakdown"), "current-breakdown", "{planets: [2, 0]}").items():
+        for name, parts in mapping(exp.get("current-breakdown"), "current-breakdown", "{cards: [2, 0]}").items():
             if name not in breakdown:
                 hint = suggest(str(name), breakdown)
                 known = f" ({hint})" if hint else f"; parts: {', '.join(breakdown)}"

@@ -48,7 +48,7 @@ def compute(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> dict[s
     # statistic -> card -> players with it, and their wins
     with_n: dict[str, Counter[str]] = defaultdict(Counter)
     with_wins: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    single: dict[str, bool] = {}  # statistics where every player has exactly one card (a start planet)
+    single: dict[str, bool] = {}  # statistics where every player has exactly one card (a starting card)
     total_players = 0
     total_wins = 0.0
     packs: Counter[str] = Counter()
