@@ -88,7 +88,8 @@ def test_resume_refuses_other_settings(tmp_path: Path, capsys: Capsys) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--bots", "greedy,randon"], "error: unknown bot 'randon' (known: random, greedy, ismcts, ismcts-ucb) (did you mean"),
+        (["--bots", "greedy,randon"], "error: unknown bot 'randon' (known: random, greedy, ismcts, ismcts-ucb) "
+                                      "(did you mean"),
         (["--bots", "random,random,random"], "error: --bots names 3 bots for 2 players: give one bot per seat"),
         (["--bots", "ismcts", "--budget", "lots"], "error: --budget 'lots': give iterations per decision"),
         (["--games", "20000000"], "error: --games 20000000: give 1 to 10000000 games"),
