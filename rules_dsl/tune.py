@@ -37,7 +37,8 @@ from rules_dsl.rules import Rules
 
 MISSING = "rules-dsl tune needs the optional extra 'tune': pip install 'rules-dsl[tune]'"
 MAX_GAMES = 100_000
-RIDGE = 0.001  # the penalty on standardized weights: keeps a feature that never varies at 0
+RIDGE = 0.001  # the penalty on standardized weights
+RARE = 0.01  # a feature whose seats differ in fewer rows than this share (or 20) keeps weight 0
 
 
 @attrs.frozen
@@ -47,6 +48,7 @@ class Fit:
     names: tuple[str, ...]
     weights: tuple[float, ...]
     spread: tuple[float, ...]  # each feature difference's standard deviation in the rows
+    support: tuple[int, ...]  # rows where the seats' values of the feature differ
     rows: int
     games: int
     accuracy: float  # rows where the seat with the highest value is a winner, per position
@@ -118,10 +120,12 @@ def play_rows(
     return rows, labels, late
 
 
-def fit(rows: list[list[float]], labels: list[int], players: int) -> tuple[list[float], list[float]]:
+def fit(rows: list[list[float]], labels: list[int], players: int) -> tuple[list[float], list[float], list[int]]:
     """Logistic regression of winning on the feature differences (ridge on standardized
     features; an intercept for more than 2 players, where a seat wins 1 time in P):
-    the weights per unit of each feature, and each feature's standard deviation."""
+    the weights per unit of each feature, each feature's standard deviation and the rows
+    where it differs. A feature too rare to learn from (differing in fewer than 1% of the
+    rows, or 20) is left out and weighs 0: one lucky game must not set its weight."""
     try:
         import numpy as np
         import statsmodels.api as sm  # type: ignore[import-untyped]
@@ -130,16 +134,20 @@ def fit(rows: list[list[float]], labels: list[int], players: int) -> tuple[list[
     x = np.asarray(rows, dtype=float)
     y = np.asarray(labels, dtype=float)
     spread = x.std(axis=0)
-    scale = np.where(spread > 0, spread, 1.0)
-    xs = x / scale
-    if players > 2:
-        xs = np.column_stack([np.ones(len(xs)), xs])
-    model = sm.GLM(y, xs, family=sm.families.Binomial())
-    params = np.asarray(model.fit_regularized(alpha=RIDGE, L1_wt=0.0).params, dtype=float)
-    if players > 2:
-        params = params[1:]
-    weights = [float(w) if s > 0 else 0.0 for w, s in zip(params / scale, spread, strict=True)]
-    return weights, [float(s) for s in spread]
+    support = (x != 0).sum(axis=0)
+    used = [i for i in range(x.shape[1]) if support[i] >= max(20, RARE * len(rows)) and spread[i] > 0]
+    weights = [0.0] * x.shape[1]
+    if used:
+        xs = x[:, used] / spread[used]
+        if players > 2:
+            xs = np.column_stack([np.ones(len(xs)), xs])
+        model = sm.GLM(y, xs, family=sm.families.Binomial())
+        params = np.asarray(model.fit_regularized(alpha=RIDGE, L1_wt=0.0).params, dtype=float)
+        if players > 2:
+            params = params[1:]
+        for i, w in zip(used, params / spread[used], strict=True):
+            weights[i] = float(w)
+    return weights, [float(s) for s in spread], [int(n) for n in support]
 
 
 def accuracy(rows: list[list[float]], labels: list[int], weights: Sequence[float], players: int) -> float:
@@ -176,6 +184,7 @@ def tune(
     labels: list[int] = []
     late: list[bool] = []
     spread: list[float] = [0.0] * len(names)
+    support: list[int] = [0] * len(names)
     s = seed
     for count in per_round:
         if count == 0:
@@ -191,13 +200,14 @@ def tune(
                 on_game()
         if not any(labels) or all(labels):
             raise RulesError(f"tune: the {count} games give no winner to learn from; play more games (--games)")
-        weights, spread = fit(rows, labels, players)
+        weights, spread, support = fit(rows, labels, players)
     late_rows = [r for r, keep in zip(rows, late, strict=True) if keep]
     late_labels = [v for v, keep in zip(labels, late, strict=True) if keep]
     return Fit(
         names,
         tuple(round(w, 4) for w in weights),
         tuple(spread),
+        tuple(support),
         len(rows),
         games,
         accuracy(rows, labels, weights, players),
@@ -247,6 +257,19 @@ def with_weights(text: str, block: list[str]) -> str:
         tail.pop(0)
     body = lines[:start] + block
     return "\n".join(body + ([""] + tail if tail else [""]))
+
+
+def top_folder(rules: Rules, paths: Sequence[str]) -> str:
+    """The folder of the pack loaded last (the one named, not a pack it requires)."""
+    for folder in paths:
+        try:
+            text = files.read_text(Path(folder) / "pack.yaml", 1_000_000, "the manifest")
+        except (RulesError, OSError):
+            continue
+        found = re.search(r"^id:\s*['\"]?([^'\"\s#]+)", text, re.MULTILINE)
+        if found and found.group(1) == rules.packs[-1]:
+            return folder
+    return paths[0]
 
 
 def default_out(rules: Rules, folder: str) -> Path:
@@ -317,9 +340,10 @@ def command(args: Any) -> int:
     terminal.check_players(rules.name, rules.min_players, rules.max_players, players)
     if players < 2:
         raise UsageError("--players 1: tuning compares seats, give 2 or more")
+    top = top_folder(rules, paths)
     if not rules.features:
-        raise no_features_error(rules, paths[-1])
-    out = Path(args.out) if args.out else default_out(rules, paths[-1])
+        raise no_features_error(rules, top)
+    out = Path(args.out) if args.out else default_out(rules, top)
     if not args.dry_run:
         files.output_file(out, "the weights")
     engine.new_game(players, args.seed, args.variant)  # a bad variant: a clear error before any game
@@ -357,8 +381,11 @@ def command(args: Any) -> int:
     table.add_column("weight", justify="right")
     table.add_column("spread", justify="right")
     table.add_column("weight x spread", justify="right")
-    for name, w, s in zip(result.names, result.weights, result.spread, strict=True):
-        table.add_row(terminal.printable(name), _number(w), f"{s:.2f}", f"{w * s:+.2f}")
+    table.add_column("rows differing", justify="right")
+    rare = max(20, RARE * result.rows)
+    for name, w, s, n in zip(result.names, result.weights, result.spread, result.support, strict=True):
+        note = f"{n} (too rare: weight 0)" if n < rare else str(n)
+        table.add_row(terminal.printable(name), _number(w), f"{s:.2f}", f"{w * s:+.2f}", note)
     terminal.console().print(table)
     terminal.echo(
         f"{result.rows} rows; the seat valued highest is a winner at {result.accuracy:.0%} of positions "
@@ -368,9 +395,8 @@ def command(args: Any) -> int:
         return 0
     written = write_weights(out, result, " ".join(shown))
     terminal.echo(f"wrote the weights to {terminal.printable(str(written))}")
-    listed = _listed(Path(paths[-1]), out)
-    if not listed:
-        terminal.echo(f"note: add {out.name} to files: in {Path(paths[-1]) / 'pack.yaml'} so that the pack reads it")
+    if not _listed(Path(top), out):
+        terminal.echo(f"note: add {out.name} to files: in {Path(top) / 'pack.yaml'} so that the pack reads it")
     return 0
 
 

@@ -51,6 +51,7 @@ class Config:
     history: float = 1.0  # progressive-history weight in the tree (0: none)
     reuse: bool = True  # keep the subtree between two decisions of this bot in a row
     skip_forced: bool = True  # a decision with one option is no node and no playout step
+    final: str = "visits"  # the option played: the most visited, or the best mean reward ("mean")
 
 
 CONFIGS = {
@@ -102,7 +103,20 @@ class ISMCTSBot:
             self._iterate(root, turn.sample(self.rng))
             done += 1
         # the most visited option (ties: the first in option order, which is stable)
-        best = max(turn.options, key=lambda o: root.children[o].visits if o in root.children else -1)
+        if self.config.final == "mean":
+            # the best mean reward among the options visited at least half as often as the most
+            # visited one: a mean from a few playouts is not trusted
+            most = max((c.visits for c in root.children.values()), default=0)
+            best = max(
+                turn.options,
+                key=lambda o: (
+                    root.children[o].reward / root.children[o].visits
+                    if o in root.children and 2 * root.children[o].visits >= most > 0
+                    else -1.0
+                ),
+            )
+        else:
+            best = max(turn.options, key=lambda o: root.children[o].visits if o in root.children else -1)
         if self.config.reuse and best in root.children:
             self._kept = (root.children[best], turn.player, turn.decided + 1)
         return best
@@ -132,7 +146,10 @@ class ISMCTSBot:
             untried = [o for o in options if o not in node.children]
             if untried:
                 if cfg.history > 0:
-                    option = max(untried, key=lambda o: (_mean(mast, seat, o), -untried.index(o)))
+                    means = [_mean(mast, seat, o) for o in untried]
+                    top = max(means)
+                    best_untried = [o for o, m in zip(untried, means, strict=True) if m == top]
+                    option = best_untried[rng.randrange(len(best_untried))]
                 else:
                     option = untried[rng.randrange(len(untried))]
                 child = node.children[option] = _Node()
@@ -168,7 +185,10 @@ class ISMCTSBot:
                 continue
             if cfg.mast and rng.random() < cfg.mast_greedy:
                 seat = pending.player
-                option = max(options, key=lambda o: _mean(mast, seat, o))
+                means = [_mean(mast, seat, o) for o in options]
+                top = max(means)
+                best_options = [o for o, m in zip(options, means, strict=True) if m == top]
+                option = best_options[rng.randrange(len(best_options))]  # ties: random, not the first
             else:
                 option = options[rng.randrange(len(options))]
             if cfg.mast:
