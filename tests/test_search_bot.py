@@ -77,3 +77,19 @@ def test_the_subtree_is_kept_only_for_the_bots_next_decision_at_once() -> None:
             assert kept[0].visits > 0  # the subtree's statistics carried over
         engine.apply(st, option)
     assert kept_roots > 0
+
+
+def test_finishing_the_move_before_scoring_plays_to_the_end_the_same_way() -> None:
+    import attrs
+
+    engine = Engine.for_pack("microcosm")
+    config = attrs.evolve(CONFIGS["ismcts"], finish_move=6)
+
+    def game() -> list[str]:
+        bots = [ISMCTSBot(engine, 11, iterations=5, config=config), ISMCTSBot(engine, 12, iterations=5)]
+        st = engine.new_game(2, 4)
+        while st.pending is not None:
+            engine.apply(st, bots[st.pending.player].choose(Turn(engine, st)))
+        return list(st.log)
+
+    assert game() == game()

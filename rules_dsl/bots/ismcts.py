@@ -23,6 +23,8 @@ Two configurations (`make_bot` names them):
   the most visited); and tree reuse when the bot decides again right after its own
   decision (a card asking a follow-up question): the subtree under the option it chose
   holds the statistics of exactly that information set.
+  `finish_move` (not the default): at a leaf, the last chooser answers its own follow-up
+  questions greedily first, so the evaluation sees a whole move.
 - `ismcts-ucb` (the bot before issue 22): UCB1 with uniformly random playouts of 20
   decisions, scored by `0.5 + 0.5 tanh(lead / 4)`, a new tree every decision.
 """
@@ -56,6 +58,7 @@ class Config:
     reuse: bool = True  # keep the subtree between two decisions of this bot in a row
     skip_forced: bool = True  # a decision with one option is no node and no playout step
     final: str = "mean"  # the option played: the most visited ("visits"), or the best mean reward
+    finish_move: int = 0  # at a leaf, the last chooser's follow-ups answered greedily (at most this many)
 
 
 CONFIGS = {
@@ -208,6 +211,8 @@ class ISMCTSBot:
                 played.append((pending.player, option))
             apply(st, option)
             steps += 1
+        if cfg.finish_move and path and st.pending is not None:
+            self._finish_move(st, path[-1][1])
         rewards = self._rewards(st)
         root.visits += 1
         for n, seat in path:
@@ -221,6 +226,27 @@ class ISMCTSBot:
                 else:
                     entry[0] += rewards[seat]
                     entry[1] += 1.0
+
+    def _finish_move(self, st: GameState, seat: int) -> None:
+        """The seat that chose last answers its own follow-up questions greedily (the
+        option whose result the evaluation likes best, one step ahead), up to `finish_move`
+        of them, so that a leaf is scored after a whole move, not half-way through it."""
+        apply = self.engine.apply_fast
+        for _ in range(self.config.finish_move):
+            d = st.pending
+            if d is None or d.player != seat:
+                return
+            if len(d.options) == 1:
+                apply(st, d.options[0])
+                continue
+            best, best_value = d.options[0], -math.inf
+            for option in d.options:
+                trial = st.clone()
+                apply(trial, option)
+                v = self.leads(trial)[seat]
+                if v > best_value:
+                    best, best_value = option, v
+            apply(st, best)
 
     def _rewards(self, st: GameState) -> list[float]:
         if st.over:
