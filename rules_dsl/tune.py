@@ -2,8 +2,8 @@
 
 The games are self-play of the greedy bot with exploration: each decision is the greedy
 bot's (judging by the weights so far) or, with probability `explore`, a random legal
-option, so that every feature varies (a bot that never researches would never learn what
-research is worth). Every `stride` decisions, each seat's features are noted as their
+option, so that every feature varies (self-play that never takes some kind of option
+could never learn what it is worth). Every `stride` decisions, each seat's features are noted as their
 difference from the other seats' mean; when the game ends, each row is labelled with
 whether that seat won. A logistic regression (statsmodels, with a small ridge penalty on
 standardized features) of winning on those differences gives one weight per feature: a
@@ -69,8 +69,8 @@ def no_features_error(rules: Rules, folder: str) -> RulesError:
         pass
     return RulesError(
         f"{manifest}:{line}:{col}: {rules.name} declares no evaluation features, so there is nothing to tune: "
-        "add a file with a features: part (named expressions for 'you', e.g. 'planets: the number of "
-        "cards in your empire') to the pack's files:, then run tune again "
+        "add a file with a features: part (named expressions for 'you', e.g. 'cards: the number of "
+        "cards in your hand') to the pack's files:, then run tune again "
         "(docs/modding.md#evaluation-and-statistics)"
     )
 

@@ -1,6 +1,6 @@
 """A pack's `features:` and `weights:`: how the search bots judge a position.
 
-`features:` maps a name to an expression worked out for "you" (planets held, cards of a
+`features:` maps a name to an expression worked out for "you" (counters held, cards of a
 kind, symbols in the deck); packs add features, a later pack's feature of the same name
 replaces the earlier one. `weights:` gives each feature a weight (the last pack's table
 replaces the earlier ones, so a mod may ship its own); a bot values a position for "you"
