@@ -352,6 +352,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_league_parser(sub)
 
+    from rules_dsl.tune import add_parser as add_tune_parser
+
+    add_tune_parser(sub)
+
     p = sub.add_parser("report", help="a balance report (PNG plots and one HTML page) from simulate --out results")
     p.add_argument("results", nargs="+", help="results files (JSON lines) written by simulate --out")
     p.add_argument("--out", default="report", metavar="DIR", help="where to write index.html and the plots")

@@ -75,6 +75,15 @@ class Invariant:
 
 
 @attrs.frozen
+class Feature:
+    """A named expression for "you" that the search bots weigh (compiler/features.py)."""
+
+    name: str
+    expr: NumExpr
+    place: str  # file:line:col of its declaration
+
+
+@attrs.frozen
 class Statistic:
     """A named count of card moves (for reports): any card moved from one of `sources` to one of `targets`."""
 
@@ -140,6 +149,9 @@ class Rules:
     invariants: tuple[Invariant, ...] = ()
     evaluation: NumExpr | None = None  # the pack's `evaluation:`, how good a position is for "you" (for bots)
     statistics: tuple[Statistic, ...] = ()
+    features: tuple[Feature, ...] = ()  # the packs' `features:`, in pack order
+    weights: tuple[float, ...] | None = None  # one per feature (`weights:`); None when the packs give none
+    weights_place: str = ""  # file:line:col of the `weights:` in use
     # the game loop's end triggers checked at once (effects/watching.py): the counters and
     # zones their conditions read, which the effects changing one test on the spot, and
     # whether a condition reads more than those (then tested after every changing step)

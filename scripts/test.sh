@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 # shellcheck disable=SC1091
 . .venv/bin/activate
-python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,report,cluster,ai,serve,print,lsp,league]'
+python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,report,cluster,ai,serve,print,lsp,league,tune]'
 # The report page and the playtest table are checked in a real headless browser: the
 # system's chromium (Debian's package), never a browser download. Without it (not root, no
 # apt) those tests skip, except under CI, where they fail.

@@ -389,4 +389,5 @@ def test_recipe_compiles_without_warnings(tmp_path: Path, where: str, pack: str,
 def test_every_built_in_pack_has_an_evaluation_for_the_search_bots() -> None:
     """modding.md says so (it once said Microcosm had none)."""
     for pack in ("base", "escalation", "microcosm", "base-scenarios"):
-        assert compile_packs(pack_paths(pack)).evaluation is not None, pack
+        rules = compile_packs(pack_paths(pack))
+        assert rules.features and rules.weights is not None and len(rules.weights) == len(rules.features), pack

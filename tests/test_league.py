@@ -89,7 +89,8 @@ def test_a_league_on_microcosm(tmp_path: Path, capsys: Capsys) -> None:
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["greedy", "randon"], "unknown bot 'randon' (known: random, greedy, ismcts) (did you mean 'random'?)"),
+        (["greedy", "randon"], "unknown bot 'randon' (known: random, greedy, ismcts, ismcts-ucb) "
+                               "(did you mean 'random'?)"),
         (["greedy"], "a league needs two or more bots to play each other (got only greedy): e.g. rules-dsl league"),
         (["greedy", "greedy"], "bot 'greedy' is named 2 times: name each bot once"),
         (["greedy", "random", "--games", "0"], "argument --games: 0 is too small: give at least 1"),

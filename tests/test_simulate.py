@@ -88,7 +88,8 @@ def test_resume_refuses_other_settings(tmp_path: Path, capsys: Capsys) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--bots", "greedy,randon"], "error: unknown bot 'randon' (known: random, greedy, ismcts) (did you mean"),
+        (["--bots", "greedy,randon"], "error: unknown bot 'randon' (known: random, greedy, ismcts, ismcts-ucb) "
+                                      "(did you mean"),
         (["--bots", "random,random,random"], "error: --bots names 3 bots for 2 players: give one bot per seat"),
         (["--bots", "ismcts", "--budget", "lots"], "error: --budget 'lots': give iterations per decision"),
         (["--games", "20000000"], "error: --games 20000000: give 1 to 10000000 games"),
@@ -106,9 +107,8 @@ def test_bad_simulate_options_are_clear_errors(argv: list[str], message: str, ca
 def test_a_pack_without_an_evaluation_names_the_key(tmp_path: Path, capsys: Capsys) -> None:
     pack = tmp_path / "micro"
     shutil.copytree(ROOT / "expansions" / "microcosm", pack)
-    rules = pack / "rules.yaml"
-    text = rules.read_text()
-    rules.write_text(text[: text.index("\nevaluation:")] + text[text.index("\nstatistics:") :])
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace(", evaluation.yaml]", "]"))
     code, out, err = run(capsys, "simulate", "--pack", str(pack), "--games", "1", "--quiet", "--bots", "greedy")
     assert code == 1
     assert err.startswith("error: bot 'greedy' needs the pack key 'evaluation:'")

@@ -10,7 +10,7 @@ from rules_dsl.bots.base import Bot, Turn
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError, suggest
 
-BOT_NAMES = ("random", "greedy", "ismcts")
+BOT_NAMES = ("random", "greedy", "ismcts", "ismcts-ucb")
 
 
 def parse_budget(text: str) -> tuple[int, float]:
@@ -50,16 +50,16 @@ def parse_bots(text: str, players: int) -> list[str]:
 
 def make_bot(name: str, engine: Engine, seed: int, budget: str = "200") -> Bot:
     from rules_dsl.bots.greedy import GreedyBot
-    from rules_dsl.bots.ismcts import ISMCTSBot
+    from rules_dsl.bots.ismcts import CONFIGS, ISMCTSBot
     from rules_dsl.bots.random_bot import RandomBot
 
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot(engine, seed)
-    if name == "ismcts":
+    if name in CONFIGS:
         iterations, seconds = parse_budget(budget)
-        return ISMCTSBot(engine, seed, iterations=iterations, seconds=seconds)
+        return ISMCTSBot(engine, seed, iterations=iterations, seconds=seconds, config=CONFIGS[name], name=name)
     raise RulesError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
 
 

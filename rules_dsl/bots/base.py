@@ -17,7 +17,7 @@ class Turn:
     The real state stays private: `sample` returns a fresh determinized copy each time.
     """
 
-    __slots__ = ("engine", "player", "options", "prompt", "_state", "_observation")
+    __slots__ = ("engine", "player", "options", "prompt", "decided", "_state", "_observation")
 
     def __init__(self, engine: Engine, st: GameState) -> None:
         d = st.pending
@@ -26,6 +26,7 @@ class Turn:
         self.player = d.player
         self.options = list(d.options)
         self.prompt = d.prompt
+        self.decided = len(st.log)  # decisions made so far in the game (public: the log's length)
         self._state = st
         self._observation: dict[str, Any] | None = None
 

@@ -1,8 +1,9 @@
-"""The pack's `evaluation:` expression as a function of (state, seat), for search bots."""
+"""How good a position is, for search bots: the pack's weighted features (`features:` and
+`weights:`, compiler/features.py) or, for a pack without weights, its `evaluation:` expression."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rules_dsl.errors import RulesError
 from rules_dsl.rules import Rules
@@ -11,28 +12,78 @@ from rules_dsl.state import Frame, GameState
 WIN = 1_000_000  # a finished game outweighs any evaluation
 
 
-def evaluator(rules: Rules, bot: str) -> Callable[[GameState], list[int]]:
-    """How good a state is for each seat: the pack's evaluation for it minus the best other seat's.
+def feature_values(rules: Rules) -> Callable[[GameState], list[list[int]]]:
+    """Each seat's value of every feature (in `rules.features` order), for tuning."""
+    exprs = [f.expr for f in rules.features]
+    frame = Frame(rules.game_loop, 0, -1, 0, {}, None)
+
+    def values(st: GameState) -> list[list[int]]:
+        st.rules = rules
+        out = []
+        for p in range(st.players):
+            frame.player = p
+            out.append([e.num(st, frame) for e in exprs])
+        return out
+
+    return values
+
+
+def value_of(rules: Rules, bot: str, weights: Sequence[float] | None = None) -> Callable[[GameState], list[float]]:
+    """Each seat's value of a position: the weighted sum of its features (weights: the
+    pack's, unless given), else the pack's `evaluation:` expression."""
+    if weights is None:
+        weights = rules.weights
+    if weights is not None and rules.features:
+        pairs = [(f.expr, w) for f, w in zip(rules.features, weights, strict=True) if w]
+        frame = Frame(rules.game_loop, 0, -1, 0, {}, None)
+
+        def weighted(st: GameState) -> list[float]:
+            st.rules = rules
+            out = []
+            for p in range(st.players):
+                frame.player = p
+                out.append(sum(w * e.num(st, frame) for e, w in pairs))
+            return out
+
+        return weighted
+    expr = rules.evaluation
+    if expr is None:
+        if rules.features:
+            raise RulesError(
+                f"bot {bot!r} needs weights for the features of {rules.name}: run 'rules-dsl tune "
+                f"{rules.packs[-1]}' to learn them, or give a weights: part "
+                "(docs/modding.md#evaluation-and-statistics)"
+            )
+        raise RulesError(
+            f"bot {bot!r} needs the pack key 'evaluation:' (an expression saying how good a position is "
+            f"for 'you') or features: with weights:, and {rules.name} has none; "
+            "see docs/modding.md#evaluation-and-statistics"
+        )
+    eframe = Frame(rules.game_loop, 0, -1, 0, {}, None)
+
+    def plain(st: GameState) -> list[float]:
+        st.rules = rules
+        out: list[float] = []
+        for p in range(st.players):
+            eframe.player = p
+            out.append(expr.num(st, eframe))
+        return out
+
+    return plain
+
+
+def evaluator(rules: Rules, bot: str, weights: Sequence[float] | None = None) -> Callable[[GameState], list[float]]:
+    """How good a state is for each seat: its value minus the best other seat's.
 
     A finished game counts as WIN for a sole winner, WIN // len(winners) for a shared win and
     -WIN for a loss.
     """
-    expr = rules.evaluation
-    if expr is None:
-        raise RulesError(
-            f"bot {bot!r} needs the pack key 'evaluation:' (an expression saying how good a position is "
-            f"for 'you'), and {rules.name} has none; see docs/modding.md#evaluation-and-statistics"
-        )
-    frame = Frame(rules.game_loop, 0, -1, 0, {}, None)
+    value = value_of(rules, bot, weights)
 
-    def leads(st: GameState) -> list[int]:
+    def leads(st: GameState) -> list[float]:
         if st.over:
             return [WIN // len(st.winners) if p in st.winners else -WIN for p in range(st.players)]
-        st.rules = rules
-        values = []
-        for p in range(st.players):
-            frame.player = p
-            values.append(expr.num(st, frame))
+        values = value(st)
         if len(values) == 1:
             return values
         top = max(values)

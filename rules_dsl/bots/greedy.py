@@ -12,6 +12,7 @@ most of what they do happens after the questions they ask.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from rules_dsl.bots.base import Turn
 from rules_dsl.bots.evaluate import evaluator
@@ -20,11 +21,11 @@ from rules_dsl.state import GameState
 
 
 class GreedyBot:
-    def __init__(self, engine: Engine, seed: int, follow_ups: int = 6) -> None:
+    def __init__(self, engine: Engine, seed: int, follow_ups: int = 6, weights: Sequence[float] | None = None) -> None:
         self.engine = engine
         self.follow_ups = follow_ups
         self.rng = random.Random(seed)
-        self.leads = evaluator(engine.rules, "greedy")
+        self.leads = evaluator(engine.rules, "greedy", weights)  # weights: the pack's unless given
 
     def choose(self, turn: Turn) -> str:
         if len(turn.options) == 1:
@@ -32,7 +33,7 @@ class GreedyBot:
         world = turn.sample(self.rng)
         me = turn.player
         best: list[str] = []
-        best_value = 0
+        best_value = 0.0
         for option in turn.options:
             st = world.clone()
             self.engine.apply_fast(st, option)
@@ -48,9 +49,9 @@ class GreedyBot:
                 best.append(option)
         return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
-    def _best(self, world: GameState, options: list[str], me: int) -> tuple[str, int]:
+    def _best(self, world: GameState, options: list[str], me: int) -> tuple[str, float]:
         """The option one step ahead likes best (the first of equals: follow-ups stay cheap)."""
-        best, best_value = options[0], 0
+        best, best_value = options[0], 0.0
         for i, option in enumerate(options):
             st = world.clone()
             self.engine.apply_fast(st, option)

@@ -13,6 +13,7 @@ import attrs
 from rules_dsl import ast, chosen
 from rules_dsl.compiler import names, never
 from rules_dsl.compiler.compose import Pieces, compose
+from rules_dsl.compiler.features import compile_features
 from rules_dsl.compiler.invariants import compile_invariants
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
 from rules_dsl.compiler.vocabulary import Vocabulary, add_to_groups, read_vocabulary
@@ -233,6 +234,9 @@ class _Builder:
                 evaluation = sc.num(evaluation_tree)
             except CompileError as exc:
                 self.report(exc, evaluation_part.loc)
+        features, weights, weights_place = compile_features(
+            self.parts.get("features", []), self.composed.weights, sc, self.problems, self.parse_text, self.report
+        )
         sc.finish_procedures(self.problems, text_pos)
         self.check_names(set(params) | BUILTIN_PARAMS, lets)
         if not self.problems.items:
@@ -297,6 +301,9 @@ class _Builder:
             valued={p: {v: str(text) for v, (text, _) in vs.items()} for p, vs in voc.valued.items()},
             invariants=invariants,
             evaluation=evaluation,
+            features=features,
+            weights=weights,
+            weights_place=weights_place,
             statistics=tuple(statistics),
             choosable=choosable,
             slot_groups=dict(voc.token_groups),

@@ -82,6 +82,7 @@ class Composed:
     scoring: Located | None = None
     evaluation: Located | None = None  # the last pack's: a mod may replace it
     statistics: Located | None = None
+    weights: Located | None = None  # the last pack's `weights:` (a mod's tuned weights replace the pack's)
     score: dict[str, Pieces] = attrs.Factory(dict)  # "score", "tiebreak"
     breakdown: list[tuple[str, Located]] = attrs.Factory(list)
     default_variants: list[tuple[Any, Loc]] = attrs.Factory(list)  # each name and where it is
@@ -194,7 +195,9 @@ def compose(sources: list[PackSource], problems: Problems) -> Composed:
             out.deal = parts["deal"]
         if "scoring" in parts and m.define("scoring", src.id, parts["scoring"].loc, parts["scoring"].value):
             _scoring(out, parts["scoring"])
-        for key in ("evaluation", "statistics"):
+        if "features" in parts:
+            _named(m, src.id, parts["features"], "feature")
+        for key in ("evaluation", "statistics", "weights"):
             if key in parts and m.define(key, src.id, parts[key].loc, parts[key].value):
                 setattr(out, key, parts[key])
         if "extend" in parts:

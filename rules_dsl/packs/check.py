@@ -28,6 +28,8 @@ def describe(s: sh.Shape) -> str:
         if s.minimum is not None:
             return f"a whole number, at least {s.minimum}"
         return "a whole number"
+    if isinstance(s, sh.Real):
+        return "a number from -1000000 to 1000000"
     if isinstance(s, sh.Seq):
         return f"a list of {describe(s.item)} items" if not isinstance(s.item, sh.Anything) else "a list"
     if isinstance(s, sh.Record):
@@ -135,6 +137,9 @@ def check(node: Any, s: sh.Shape, file: str, problems: Problems, where: str, loc
         if not fits:
             problems.add(loc, f"{where} must be {describe(s)}")
         return fits
+    if isinstance(s, sh.Real) and not _real(node):
+        problems.add(loc, f"{where} must be {describe(s)}")
+        return False
     if isinstance(s, sh.Bool) and not isinstance(node, bool):
         problems.add(loc, f"{where} must be {describe(s)}")
         return False
@@ -142,3 +147,10 @@ def check(node: Any, s: sh.Shape, file: str, problems: Problems, where: str, loc
         problems.add(loc, f"{where} must be empty")
         return False
     return True
+
+
+def _real(node: Any) -> bool:
+    """A finite number of sensible size (a weight): not a bool, NaN, infinity or a 400-digit int."""
+    if isinstance(node, bool) or not isinstance(node, int | float):
+        return False
+    return -1e6 <= node <= 1e6  # False for NaN too

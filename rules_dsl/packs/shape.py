@@ -67,6 +67,14 @@ class Int(Shape):
 
 
 @attrs.frozen
+class Real(Shape):
+    """A number, whole or decimal (an evaluation weight)."""
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "number"}
+
+
+@attrs.frozen
 class Bool(Shape):
     def schema(self) -> dict[str, Any]:
         return {"type": "boolean"}
@@ -451,6 +459,14 @@ PACK_FILE = Record(
         "scoring": _f(SCORING),
         "invariants": _f(Seq(INVARIANT), "facts of the game that hold in every position"),
         "evaluation": _f(EXPRESSION, "how good a position is for 'you', for search bots"),
+        "features": _f(
+            Table(value=EXPRESSION, key_pattern=PROPERTY_NAME),
+            "named expressions for 'you' that the search bots weigh (docs/modding.md#evaluation-and-statistics)",
+        ),
+        "weights": _f(
+            Table(value=Real(), key_pattern=PROPERTY_NAME),
+            "a weight for each feature (rules-dsl tune writes them); the last pack's replace the earlier",
+        ),
         "statistics": _f(Table(value=STATISTIC), "card moves counted in simulation results"),
         "choosable": _f(Table(value=CHOOSABLE), "cards a game may be told to use by name (--scenario NAME)"),
         "cards": _f(Seq(CARD), "the card definitions"),

@@ -1,0 +1,95 @@
+"""The search bot (`ismcts`, and `ismcts-ucb` kept for comparison) plays whole games of
+every built-in pack through the one decision API, the same game for the same seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules_dsl.bots import BOT_NAMES, Turn, make_bot
+from rules_dsl.bots.ismcts import CONFIGS, ISMCTSBot
+from rules_dsl.engine import Engine
+from rules_dsl.state import GameState
+
+PACKS = [("base", 2), ("base-scenarios", 2), ("escalation", 3), ("microcosm", 2)]
+
+
+def play(engine: Engine, names: list[str], seed: int, budget: str) -> tuple[GameState, list[str]]:
+    bots = [make_bot(name, engine, seed * 1009 + seat, budget) for seat, name in enumerate(names)]
+    st = engine.new_game(len(names), seed)
+    for _ in range(5000):
+        if st.pending is None:
+            break
+        engine.apply(st, bots[st.pending.player].choose(Turn(engine, st)))
+    assert st.over
+    return st, list(st.log)
+
+
+@pytest.mark.parametrize(("pack", "players"), PACKS)
+def test_the_search_bot_plays_every_pack_to_the_end_the_same_way_for_a_seed(pack: str, players: int) -> None:
+    engine = Engine.for_pack(pack)
+    names = ["ismcts"] + ["greedy"] * (players - 1)
+    first, log = play(engine, names, 7, "6")
+    again, log_again = play(engine, names, 7, "6")
+    assert log == log_again
+    assert first.scores == again.scores and first.winners == again.winners
+
+
+def test_the_old_search_is_kept_as_a_named_configuration() -> None:
+    assert {"ismcts", "ismcts-ucb"} <= set(BOT_NAMES) and set(CONFIGS) == {"ismcts", "ismcts-ucb"}
+    old = CONFIGS["ismcts-ucb"]
+    assert (old.rollout, old.reward, old.mast, old.history, old.reuse) == (20, "tanh", False, 0.0, False)
+    engine = Engine.for_pack("microcosm")
+    first, log = play(engine, ["ismcts-ucb", "ismcts"], 3, "5")
+    assert play(engine, ["ismcts-ucb", "ismcts"], 3, "5")[1] == log
+
+
+def test_the_playout_policy_learns_option_means_during_the_search() -> None:
+    engine = Engine.for_pack("microcosm")
+    st = engine.new_game(2, 5)
+    while st.pending is not None and len(st.pending.options) < 2:
+        engine.apply(st, st.pending.options[0])
+    bot = ISMCTSBot(engine, 1, iterations=30)
+    option = bot.choose(Turn(engine, st))
+    assert option in st.pending.options
+    assert bot.mast  # (seat, option) -> [reward sum, count], every mean a probability
+    assert all(0.0 <= total / count <= 1.0 for total, count in bot.mast.values())
+    old = ISMCTSBot(engine, 1, iterations=30, config=CONFIGS["ismcts-ucb"])
+    old.choose(Turn(engine, st))
+    assert old.mast == {}
+
+
+def test_the_subtree_is_kept_only_for_the_bots_next_decision_at_once() -> None:
+    engine = Engine.for_pack("base")
+    st = engine.new_game(2, 2)
+    bot = ISMCTSBot(engine, 1, iterations=20)
+    kept_roots = 0
+    for _ in range(60):
+        d = st.pending
+        assert d is not None
+        if d.player != 0:
+            engine.apply(st, d.options[0])
+            continue
+        turn = Turn(engine, st)
+        kept = bot._kept
+        option = bot.choose(turn)
+        if kept is not None and kept[1] == turn.player and kept[2] == turn.decided and len(turn.options) > 1:
+            kept_roots += 1
+            assert kept[0].visits > 0  # the subtree's statistics carried over
+        engine.apply(st, option)
+    assert kept_roots > 0
+
+
+def test_finishing_the_move_before_scoring_plays_to_the_end_the_same_way() -> None:
+    import attrs
+
+    engine = Engine.for_pack("microcosm")
+    config = attrs.evolve(CONFIGS["ismcts"], finish_move=6)
+
+    def game() -> list[str]:
+        bots = [ISMCTSBot(engine, 11, iterations=5, config=config), ISMCTSBot(engine, 12, iterations=5)]
+        st = engine.new_game(2, 4)
+        while st.pending is not None:
+            engine.apply(st, bots[st.pending.player].choose(Turn(engine, st)))
+        return list(st.log)
+
+    assert game() == game()
