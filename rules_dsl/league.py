@@ -176,7 +176,7 @@ def check_bots(names: list[str]) -> list[str]:
 
 def command(args: Any) -> int:
     from rules_dsl import terminal
-    from rules_dsl.bots import make_bot, parse_budget
+    from rules_dsl.bots import SEARCH_BOTS, make_bot, parse_budget
     from rules_dsl.engine import Engine, pack_paths
     from rules_dsl.simulate import Batch, Writer, simulate, write_replay
     from rules_dsl.terminal import UsageError
@@ -189,7 +189,7 @@ def command(args: Any) -> int:
         import statsmodels  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as exc:
         raise RulesError(f"{MISSING} ({exc.name} is missing)") from None
-    if "ismcts" in bots:
+    if set(bots) & set(SEARCH_BOTS):
         try:
             parse_budget(args.budget)
         except RulesError as exc:

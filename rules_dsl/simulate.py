@@ -453,7 +453,7 @@ def command(args: Any) -> int:
     import json
 
     from rules_dsl import terminal
-    from rules_dsl.bots import parse_bots, parse_budget
+    from rules_dsl.bots import SEARCH_BOTS, parse_bots, parse_budget
     from rules_dsl.engine import pack_paths
 
     if args.games > 10_000_000:  # the least (1) is checked by argparse
@@ -469,7 +469,7 @@ def command(args: Any) -> int:
     rules = engine.rules
     terminal.check_players(rules.name, rules.min_players, rules.max_players, args.players)
     bots = parse_bots(args.bots, args.players)
-    if "ismcts" in bots:
+    if set(bots) & set(SEARCH_BOTS):
         parse_budget(args.budget)
     picked = terminal.with_scenarios(rules, args.scenario, args.variant)
     variants = None if picked is None else tuple(picked)

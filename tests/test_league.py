@@ -98,6 +98,7 @@ def test_a_league_on_microcosm(tmp_path: Path, capsys: Capsys) -> None:
         (["greedy", "random", "--players", "1"], "argument --players: 1 is too small: give at least 2"),
         (["greedy", "random", "--players", "5"], "--players 5: Eminent Domain: Microcosm is for exactly 2 players"),
         (["ismcts", "random", "--budget", "lots"], "--budget 'lots': give iterations per decision"),
+        (["ismcts-ucb", "random", "--budget", "lots"], "--budget 'lots': give iterations per decision"),
         (["greedy", "random", "--games", "1000001"], "--games 1000001: 1 line-up would play 1000002 games; the mo"),
     ],
 )  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_dsl.bots import BOT_NAMES, Turn, make_bot
+from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS, Turn, make_bot
 from rules_dsl.bots.ismcts import CONFIGS, ISMCTSBot
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
@@ -35,7 +35,7 @@ def test_the_search_bot_plays_every_pack_to_the_end_the_same_way_for_a_seed(pack
 
 
 def test_the_old_search_is_kept_as_a_named_configuration() -> None:
-    assert {"ismcts", "ismcts-ucb"} <= set(BOT_NAMES) and set(CONFIGS) == {"ismcts", "ismcts-ucb"}
+    assert {"ismcts", "ismcts-ucb"} <= set(BOT_NAMES) and set(CONFIGS) == {"ismcts", "ismcts-ucb"} == set(SEARCH_BOTS)
     old = CONFIGS["ismcts-ucb"]
     assert (old.rollout, old.reward, old.mast, old.history, old.reuse) == (20, "tanh", False, 0.0, False)
     engine = Engine.for_pack("microcosm")

@@ -92,6 +92,7 @@ def test_resume_refuses_other_settings(tmp_path: Path, capsys: Capsys) -> None:
                                       "(did you mean"),
         (["--bots", "random,random,random"], "error: --bots names 3 bots for 2 players: give one bot per seat"),
         (["--bots", "ismcts", "--budget", "lots"], "error: --budget 'lots': give iterations per decision"),
+        (["--bots", "ismcts-ucb", "--budget", "lots"], "error: --budget 'lots': give iterations per decision"),
         (["--games", "20000000"], "error: --games 20000000: give 1 to 10000000 games"),
         (["--resume"], "error: --resume needs --out FILE"),
         (["--scheduler", "tcp://127.0.0.1:1"], "error: --scheduler is for --backend dask"),

@@ -10,7 +10,8 @@ from rules_dsl.bots.base import Bot, Turn
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError, suggest
 
-BOT_NAMES = ("random", "greedy", "ismcts", "ismcts-ucb")
+SEARCH_BOTS = ("ismcts", "ismcts-ucb")  # the bots that take a --budget (bots.ismcts.CONFIGS)
+BOT_NAMES = ("random", "greedy", *SEARCH_BOTS)
 
 
 def parse_budget(text: str) -> tuple[int, float]:
@@ -63,4 +64,4 @@ def make_bot(name: str, engine: Engine, seed: int, budget: str = "200") -> Bot:
     raise RulesError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
 
 
-__all__ = ["BOT_NAMES", "Bot", "Turn", "make_bot", "parse_bots", "parse_budget"]
+__all__ = ["BOT_NAMES", "SEARCH_BOTS", "Bot", "Turn", "make_bot", "parse_bots", "parse_budget"]
