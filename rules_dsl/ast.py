@@ -60,6 +60,25 @@ class Arith:
 
 
 @attrs.frozen
+class Multiply:
+    """`3 times your influence`: binds tighter than plus and minus."""
+
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@attrs.frozen
+class Divide:
+    """`your fighters divided by 2 rounded up`: a whole number, rounded down unless `up`."""
+
+    left: Expr
+    right: Expr
+    up: bool
+    pos: Pos
+
+
+@attrs.frozen
 class Query:
     """`a face-down house in your tableau with a gold symbol where ...`"""
 
@@ -701,6 +720,8 @@ Expr = (
     | ThisCard
     | Ref
     | Arith
+    | Multiply
+    | Divide
     | CountCards
     | CountSymbols
     | CountEmpty

@@ -591,6 +591,15 @@ class _ToAst(Transformer[Token, Any]):
     def sub(self, meta: Any, ch: list[Any]) -> ast.Arith:
         return ast.Arith("minus", ch[0], ch[1], _pos(meta))
 
+    def multiply(self, meta: Any, ch: list[Any]) -> ast.Multiply:
+        return ast.Multiply(ch[0], ch[2], _pos(meta))
+
+    def divide(self, meta: Any, ch: list[Any]) -> ast.Divide:
+        return ast.Divide(ch[0], ch[1], False, _pos(meta))
+
+    def divide_up(self, meta: Any, ch: list[Any]) -> ast.Divide:
+        return ast.Divide(ch[0], ch[1], True, _pos(meta))
+
     def number(self, meta: Any, ch: list[Any]) -> ast.Number:
         return ast.Number(int(ch[0]), _tpos(ch[0]))
 

@@ -125,6 +125,7 @@ SAMPLES = {
     "INT": ["0", "1", "12"],
     "SECTION": ["ACTION:", "LEAD:"],
     "WHEN": ["WHEN", "WHENEVER"],
+    "TIMES": ["times"],
 }
 SPACES = [" ", " ", " ", "\n  ", " # a comment\n"]
 ALTERNATION = re.compile(r"\(\?:((?:[a-z]|\\-)+(?:\|(?:[a-z]|\\-)+)*)\)")

@@ -41,6 +41,8 @@ UNDERSTOOD = frozenset(
         "Announce",
         "AnyOf",
         "Arith",
+        "Divide",
+        "Multiply",
         "Block",
         "Call",
         "CanUse",

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from rules_dsl import ast
+from rules_dsl import ast, printer
 from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.effects import abilities, choices, control, players, primitives
 from rules_dsl.effects import values as v
@@ -781,6 +781,10 @@ class StatementCompiler:
             return v.VarNum(node.name)
         if isinstance(node, ast.Arith):
             return v.Arith(1 if node.op == "plus" else -1, self.num(node.left), self.num(node.right))
+        if isinstance(node, ast.Multiply):
+            return v.Multiply(self.num(node.left), self.num(node.right))
+        if isinstance(node, ast.Divide):
+            return v.Divide(self.num(node.left), self.num(node.right), node.up, printer.show(node))
         if isinstance(node, ast.CountCards):
             return v.CountCards(self.cardset(node.query))
         if isinstance(node, ast.CountSymbols):

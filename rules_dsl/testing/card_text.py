@@ -287,8 +287,16 @@ class _Grammar:
     @cache  # noqa: B019
     def expr(self, d: int) -> Text:
         op = st.sampled_from(["plus", "minus"])
-        rest = st.lists(st.tuples(op, self.term(d)).map(_join), max_size=2).map(" ".join)
-        return _seq(self.term(d), rest)
+        rest = st.lists(st.tuples(op, self.product(d)).map(_join), max_size=2).map(" ".join)
+        return _seq(self.product(d), rest)
+
+    @cache  # noqa: B019
+    def product(self, d: int) -> Text:
+        """A term, or terms multiplied and divided (`2 times X divided by 3 rounded up`)."""
+        op = st.sampled_from(["times", "divided by", "divided by"])
+        rounding = st.sampled_from(["", "", "rounded up", "rounded down"])
+        factor = st.tuples(op, self.term(d), rounding).map(lambda t: _join(t if t[0] != "times" else t[:2]))
+        return _seq(self.term(d), st.lists(factor, max_size=1).map(" ".join))
 
     @cache  # noqa: B019
     def term(self, d: int) -> Text:
