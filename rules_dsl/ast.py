@@ -491,12 +491,41 @@ class IsMarked:
 
 
 @attrs.frozen
+class CallArg:
+    """`ships: fighters` in a call: the word a named parameter stands for."""
+
+    name: str
+    word: str
+    pos: Pos
+    word_pos: Pos
+
+
+@attrs.frozen
 class Call:
     name: str
     arg: Expr | None
     noun: str
     pos: Pos
     noun_pos: Pos | None = None
+    args: tuple[CallArg, ...] = ()
+
+
+@attrs.frozen
+class Param:
+    """`a counter ships` in `given ...`: a named parameter and the kind of word it takes."""
+
+    kind: str
+    name: str
+    pos: Pos
+    kind_pos: Pos
+
+
+@attrs.frozen
+class Given:
+    """`given a counter ships, a property icons`: a procedure's named parameters."""
+
+    params: tuple[Param, ...]
+    pos: Pos
 
 
 @attrs.frozen
@@ -754,6 +783,7 @@ Stmt = (
     | DoSection
     | Nothing
     | Call
+    | Given
     | Mark
     | ClearMarks
     | Peek

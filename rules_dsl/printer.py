@@ -376,7 +376,24 @@ def _call(n: ast.Call, follow: frozenset[str]) -> str:
         parts.append(expr(n.arg))
     if n.noun:
         parts.append(n.noun)
+    if n.args:
+        parts.append("using " + ", ".join(_call_arg(a, follow) for a in n.args))
     return " ".join(parts)
+
+
+@prints(ast.CallArg)
+def _call_arg(n: ast.CallArg, follow: frozenset[str]) -> str:
+    return f"{n.name}: {n.word}"
+
+
+@prints(ast.Given)
+def _given(n: ast.Given, follow: frozenset[str]) -> str:
+    return "given " + ", ".join(_param(p, follow) for p in n.params)
+
+
+@prints(ast.Param)
+def _param(n: ast.Param, follow: frozenset[str]) -> str:
+    return f"{_article(n.kind)} {n.kind} {n.name}"
 
 
 # ---- cards, references, queries ----------------------------------------------------

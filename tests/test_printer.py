@@ -35,6 +35,8 @@ SOURCE_FIELDS = {
     "moment_pos",
     "quantity_pos",
     "window_pos",
+    "word_pos",
+    "kind_pos",
     "text",
 }  # where a node was, its source text
 

@@ -17,6 +17,7 @@ from functools import cache
 import attrs
 from hypothesis import strategies as st
 
+from rules_dsl.compiler import params as named
 from rules_dsl.parser import GRAMMAR
 from rules_dsl.rules import Rules
 
@@ -182,8 +183,20 @@ class _Grammar:
             _seq("peek at", cref),
             _seq("do", self.section_ref()),
             st.just("nothing"),
-            _seq(name, _opt(e), _opt(name)),  # a procedure call
+            _seq(name, _opt(e), _opt(name), _opt(self.using())),  # a procedure call
+            _seq("given", self.params()),  # a procedure's named parameters
         )
+
+    def using(self) -> Text:
+        # `using ships: fighters, icons: fighter-icons`: a word for each named parameter
+        arg = st.tuples(self.name, self.any_name).map(lambda t: f"{t[0]}: {t[1]}")
+        return st.lists(arg, min_size=1, max_size=3).map(lambda a: "using " + ", ".join(a))
+
+    def params(self) -> Text:
+        # `a counter ships, a property icons`: the kinds, now and then a word that is none
+        kind = st.one_of(st.sampled_from(named.KINDS), self.name)
+        param = st.tuples(_opt(st.sampled_from(["a", "an"])), kind, self.name).map(_join)
+        return st.lists(param, min_size=1, max_size=3).map(", ".join)
 
     def bind(self) -> Text:
         return _seq("as", _opt("the"), self.name)
