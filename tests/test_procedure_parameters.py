@@ -193,3 +193,54 @@ def test_an_unknown_kind_of_parameter_is_named_with_the_kinds(tmp_path: Path) ->
     assert "unknown kind of parameter 'countr'" in p.message
     assert "counter" in p.expected and "counter" in p.suggestion
     assert (p.line, p.column) == at(body, "countr")
+
+
+# ---- variables: a procedure's copy sees what its callers bind -------------------------
+
+LETS = """\
+procedures:
+  give: |
+    given a counter what;
+    gain V what
+  give-twice: |
+    let V be 2;
+    give using what: influence
+  chain: |
+    given a procedure then-do;
+    then-do
+  give-by-name: |
+    let V be 1;
+    chain using then-do: give-fighters
+  give-fighters: |
+    give using what: fighter
+extend:
+  procedures:
+    dissent:
+      after: |
+        give-twice;
+        give-by-name
+"""
+
+
+def test_a_variable_bound_by_every_caller_of_a_copy_compiles_and_runs(tmp_path: Path) -> None:
+    engine = Engine.load([BASE, str(mod(tmp_path, LETS))])
+    st = engine.new_game(2, 1)
+    for _ in range(200):
+        assert st.pending is not None
+        if st.pending.prompt == "choose: follow OR dissent":
+            break
+        engine.apply(st, st.pending.options[-1])
+    assert st.pending is not None
+    player = st.pending.player
+    influence, fighters = st.counters["influence"][player], st.counters["fighter"][player]
+    engine.apply(st, "dissent")
+    # give-twice: V = 2 influence; give-by-name: V = 1 fighter, through chain's then-do
+    assert st.counters["influence"][player] == influence + 2
+    assert st.counters["fighter"][player] == fighters + 1
+
+
+def test_a_procedure_passed_by_name_is_checked_where_it_is_run(tmp_path: Path) -> None:
+    body = LETS.replace("    let V be 1;\n    chain", "    chain")
+    p = problem(tmp_path, body)
+    assert "nothing is called 'V' here" in p.message
+    assert (p.line, p.column) == at(body, "V what")

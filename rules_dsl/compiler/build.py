@@ -342,6 +342,7 @@ class _Builder:
         if self._final_turn_tree is not None and self._final_turn_tree[0] is not None:
             roots.append(self._final_turn_tree)
         units += [names.Unit(("root", str(i)), tree, loc) for i, (tree, loc) in enumerate(roots)]
+        units = names.with_instances(units, self._proc_trees)  # procedures with named parameters
         for miss in names.unbound(units, set(self._proc_trees), params):
             name = miss.var.name
             if name not in lets:
