@@ -60,6 +60,25 @@ class Arith:
 
 
 @attrs.frozen
+class Multiply:
+    """`3 times your influence`: binds tighter than plus and minus."""
+
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@attrs.frozen
+class Divide:
+    """`your fighters divided by 2 rounded up`: a whole number, rounded down unless `up`."""
+
+    left: Expr
+    right: Expr
+    up: bool
+    pos: Pos
+
+
+@attrs.frozen
 class Query:
     """`a face-down house in your tableau with a gold symbol where ...`"""
 
@@ -483,12 +502,41 @@ class IsCopy:
 
 
 @attrs.frozen
+class CallArg:
+    """`ships: fighters` in a call: the word a named parameter stands for."""
+
+    name: str
+    word: str
+    pos: Pos
+    word_pos: Pos
+
+
+@attrs.frozen
 class Call:
     name: str
     arg: Expr | None
     noun: str
     pos: Pos
     noun_pos: Pos | None = None
+    args: tuple[CallArg, ...] = ()
+
+
+@attrs.frozen
+class Param:
+    """`a counter ships` in `given ...`: a named parameter and the kind of word it takes."""
+
+    kind: str
+    name: str
+    pos: Pos
+    kind_pos: Pos
+
+
+@attrs.frozen
+class Given:
+    """`given a counter ships, a property icons`: a procedure's named parameters."""
+
+    params: tuple[Param, ...]
+    pos: Pos
 
 
 @attrs.frozen
@@ -747,6 +795,8 @@ Expr = (
     | ThisCard
     | Ref
     | Arith
+    | Multiply
+    | Divide
     | CountCards
     | CountSymbols
     | CountEmpty
@@ -793,6 +843,7 @@ Stmt = (
     | DoSection
     | Nothing
     | Call
+    | Given
     | Mark
     | ClearMarks
     | Peek

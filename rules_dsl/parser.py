@@ -493,13 +493,26 @@ class _ToAst(Transformer[Token, Any]):
         arg = None
         noun = ""
         noun_pos = None
+        args: list[ast.CallArg] = []
         for c in ch[1:]:
-            if isinstance(c, Token) and c.type == "NAME":
+            if isinstance(c, ast.CallArg):
+                args.append(c)
+            elif isinstance(c, Token) and c.type == "NAME":
                 noun = str(c)
                 noun_pos = _tpos(c)
             else:
                 arg = c
-        return ast.Call(str(name), arg, noun, _tpos(name), noun_pos)
+        return ast.Call(str(name), arg, noun, _tpos(name), noun_pos, tuple(args))
+
+    def call_arg(self, meta: Any, ch: list[Any]) -> ast.CallArg:
+        return ast.CallArg(str(ch[0]), str(ch[1]), _tpos(ch[0]), _tpos(ch[1]))
+
+    def given_param(self, meta: Any, ch: list[Any]) -> ast.Param:
+        kind, name = [c for c in ch if isinstance(c, Token) and c.type == "NAME"]
+        return ast.Param(str(kind), str(name), _tpos(name), _tpos(kind))
+
+    def given(self, meta: Any, ch: list[Any]) -> ast.Given:
+        return ast.Given(tuple(ch), _pos(meta))
 
     # -- queries and cards
     def query(self, meta: Any, ch: list[Any]) -> ast.Query:
@@ -617,6 +630,15 @@ class _ToAst(Transformer[Token, Any]):
 
     def sub(self, meta: Any, ch: list[Any]) -> ast.Arith:
         return ast.Arith("minus", ch[0], ch[1], _pos(meta))
+
+    def multiply(self, meta: Any, ch: list[Any]) -> ast.Multiply:
+        return ast.Multiply(ch[0], ch[2], _pos(meta))
+
+    def divide(self, meta: Any, ch: list[Any]) -> ast.Divide:
+        return ast.Divide(ch[0], ch[1], False, _pos(meta))
+
+    def divide_up(self, meta: Any, ch: list[Any]) -> ast.Divide:
+        return ast.Divide(ch[0], ch[1], True, _pos(meta))
 
     def number(self, meta: Any, ch: list[Any]) -> ast.Number:
         return ast.Number(int(ch[0]), _tpos(ch[0]))

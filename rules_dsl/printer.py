@@ -25,7 +25,9 @@ from rules_dsl import ast
 
 NONE: frozenset[str] = frozenset()
 FILTER_WORDS = frozenset({"with", "where", "whose"})
-ARITH_WORDS = frozenset({"plus", "minus"})
+ARITH_WORDS = frozenset({"plus", "minus", "times", "divided"})
+# sums and products: their text ends with a term, which a following operator does not take
+ARITHMETIC = (ast.Arith, ast.Multiply, ast.Divide)
 
 Printer = Callable[[Any, frozenset[str]], str]
 PRINTERS: dict[type, Printer] = {}
@@ -99,15 +101,15 @@ def expr(node: Any, follow: frozenset[str] = NONE) -> str:
 
 def term(node: Any, follow: frozenset[str] = NONE) -> str:
     """A single term (`the smaller of A and B`, the right side of `plus`): sums in parentheses."""
-    if isinstance(node, ast.Arith):
+    if isinstance(node, ARITHMETIC):
         return f"({show(node)})"
     return expr(node, follow)
 
 
 def opens(node: Any) -> frozenset[str]:
     """The words that the end of this node's text would take as its own continuation."""
-    if isinstance(node, ast.Arith):
-        return ARITH_WORDS | (NONE if isinstance(node.right, ast.Arith) else opens(node.right))
+    if isinstance(node, ARITHMETIC):
+        return ARITH_WORDS | (NONE if isinstance(node.right, ARITHMETIC) else opens(node.right))
     if isinstance(node, ast.Query):
         return FILTER_WORDS | (opens(node.filters[-1]) if node.filters else NONE)
     if isinstance(node, ast.Where):
@@ -123,7 +125,7 @@ def opens(node: Any) -> frozenset[str]:
     if isinstance(node, ast.CountSymbols | ast.CountTokens | ast.CountTokensOf):
         return opens(node.cards)
     if isinstance(node, ast.Extreme):
-        return NONE if isinstance(node.right, ast.Arith) else opens(node.right)
+        return NONE if isinstance(node.right, ARITHMETIC) else opens(node.right)
     if isinstance(node, ast.AmongPlayers | ast.CountPlayers):
         # the condition takes every `and` after it, as a query's `where` does
         return frozenset({"where"}) if node.cond is None else frozenset({"and"}) | opens(node.cond)
@@ -376,7 +378,24 @@ def _call(n: ast.Call, follow: frozenset[str]) -> str:
         parts.append(expr(n.arg))
     if n.noun:
         parts.append(n.noun)
+    if n.args:
+        parts.append("using " + ", ".join(_call_arg(a, follow) for a in n.args))
     return " ".join(parts)
+
+
+@prints(ast.CallArg)
+def _call_arg(n: ast.CallArg, follow: frozenset[str]) -> str:
+    return f"{n.name}: {n.word}"
+
+
+@prints(ast.Given)
+def _given(n: ast.Given, follow: frozenset[str]) -> str:
+    return "given " + ", ".join(_param(p, follow) for p in n.params)
+
+
+@prints(ast.Param)
+def _param(n: ast.Param, follow: frozenset[str]) -> str:
+    return f"{_article(n.kind)} {n.kind} {n.name}"
 
 
 # ---- cards, references, queries ----------------------------------------------------
@@ -566,8 +585,26 @@ def _var(n: ast.Var, follow: frozenset[str]) -> str:
 @prints(ast.Arith)
 def _arith(n: ast.Arith, follow: frozenset[str]) -> str:
     # left-associative: a sum on the left needs no parentheses, only its last term closed
-    left = show(n.left, ARITH_WORDS) if isinstance(n.left, ast.Arith) else expr(n.left, ARITH_WORDS)
+    left = show(n.left, ARITH_WORDS) if isinstance(n.left, ARITHMETIC) else expr(n.left, ARITH_WORDS)
     return f"{left} {n.op} {term(n.right, follow)}"
+
+
+def _factor(node: Any) -> str:
+    """The left side of `times` or `divided by`: a product as it is, a sum in parentheses."""
+    if isinstance(node, ast.Arith):
+        return f"({show(node)})"
+    return show(node, ARITH_WORDS) if isinstance(node, ARITHMETIC) else expr(node, ARITH_WORDS)
+
+
+@prints(ast.Multiply)
+def _multiply(n: ast.Multiply, follow: frozenset[str]) -> str:
+    return f"{_factor(n.left)} times {term(n.right, follow)}"
+
+
+@prints(ast.Divide)
+def _divide(n: ast.Divide, follow: frozenset[str]) -> str:
+    rounding = " rounded up" if n.up else ""
+    return f"{_factor(n.left)} divided by {term(n.right, follow | {'rounded'})}{rounding}"
 
 
 @prints(ast.CountCards)

@@ -26,6 +26,7 @@ _NAMED = {
     "VAR": "a variable such as X",
     "INT": "a number",
     "SECTION": "a section label such as ACTION:",
+    "TIMES": "times",
     "$END": "end of text",
 }
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")

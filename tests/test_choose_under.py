@@ -7,11 +7,15 @@ from pathlib import Path
 
 from rules_dsl.scenario import Report, run_scenario
 
-SETTLED = "    flip the target face up;\n    move the cards under the target to your discard;\n    announce settle;"
+SETTLED = (
+    "    - step: take-the-settled-planet\n      text: |\n"
+    "        flip the target face up;\n        move the cards under the target to your discard\n"
+)
 # a made-up rule: settling, the player keeps one colony of their choice in hand
 KEEP_ONE = (
-    "    flip the target face up;\n    choose a card under the target as the kept;\n"
-    "    move the kept to your hand;\n    move the cards under the target to your discard;\n    announce settle;"
+    "    - step: take-the-settled-planet\n      text: |\n"
+    "        flip the target face up;\n        choose a card under the target as the kept;\n"
+    "        move the kept to your hand;\n        move the cards under the target to your discard\n"
 )
 
 

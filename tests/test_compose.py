@@ -241,10 +241,10 @@ def test_a_mistake_in_the_base_text_is_still_reported_in_the_base_file(tmp_path:
     shutil.copytree(ROOT / "cards", base)
     rules = base / "rules.yaml"
     text = rules.read_text(encoding="utf-8")
-    rules.write_text(text.replace("shuffle the start-planets;", "shufle the start-planets;"), encoding="utf-8")
+    rules.write_text(text.replace("shuffle the planet-deck;", "shufle the planet-deck;"), encoding="utf-8")
     a = mod(tmp_path, "a", "extend:\n  setup:\n    before: shuffle the planet-deck\n    after: nothing\n")
     [p] = problems(base, a)
-    assert (p.file, p.line, p.column) == where(rules, "  shufle the start-planets;")
+    assert (p.file, p.line, p.column) == where(rules, "      shufle the planet-deck;")
 
 
 SPICE = str(ROOT / "examples" / "games" / "spice-market")

@@ -26,7 +26,7 @@ from rules_dsl.parser import _lark, parse
 
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 FENCE = re.compile(r"^```(.*)$")
-PACKS = ("base", "microcosm", "love-letter", "dominion-first-game")
+PACKS = ("base", "microcosm", "love-letter", "dominion-first-game", "escalation")
 # packs that are example folders rather than installed packs
 FOLDERS = {
     "love-letter": str(ROOT / "examples" / "games" / "love-letter"),

@@ -238,7 +238,7 @@ def test_unknown_zone_in_text(pack_copy: PackCopy) -> None:
 def test_unknown_symbol_in_rules_text(pack_copy: PackCopy) -> None:
     folder = pack_copy(("rules.yaml", "with a colonize symbol as the colony", "with a colonise symbol as the colony"))
     p = only_problem(folder)
-    text_line = "    for each card in your role-area with a colonise symbol as the colony:"
+    text_line = "        for each card in your role-area with a colonise symbol as the colony:"
     assert_problem(
         p,
         file=folder / "rules.yaml",
@@ -711,7 +711,11 @@ def test_a_procedure_calling_itself_names_the_card(pack_copy: PackCopy) -> None:
 
 def test_an_endless_loop_in_the_rules_text_is_reported(pack_copy: PackCopy) -> None:
     folder = pack_copy(
-        ("rules.yaml", "  shuffle the planet-deck;\n", "  while 1 is 1: gain 1 fighter;\n  shuffle the planet-deck;\n")
+        (
+            "rules.yaml",
+            "      shuffle the planet-deck;\n",
+            "      while 1 is 1: gain 1 fighter;\n      shuffle the planet-deck;\n",
+        )
     )
     engine = Engine.load([str(folder)])
     with pytest.raises(RulesLoopError, match=r"^the rules ran \d+ steps without a decision \(in: "):

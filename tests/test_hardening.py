@@ -1100,10 +1100,16 @@ def test_limits_stop_at_maxima_that_end_in_seconds(pack_copy: PackCopy, key: str
 
 
 def test_an_extension_past_a_bound_is_reported_at_the_extension(pack_copy: PackCopy) -> None:
+    from rules_dsl.compiler.build import load_sources
+    from rules_dsl.compiler.compose import compose
+    from rules_dsl.packs.loader import Problems
     from rules_dsl.parser import MAX_TEXT
 
     folder = pack_copy()
-    base_setup = (folder / "rules.yaml").read_text(encoding="utf-8").split("setup: |\n")[1].split("\n\n")[0]
+    found_now = Problems()
+    setup = compose(load_sources([str(folder)], found_now), found_now).setup
+    assert setup is not None
+    base_setup = str(setup.joined().value)  # the set-up's steps joined, as they are parsed
     room = MAX_TEXT - len(base_setup) + 100
     addition = "draw 1 card; " * (room // 13) + "draw 1 card"
     assert len(addition) < MAX_TEXT

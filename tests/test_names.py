@@ -176,6 +176,7 @@ BUILT_IN = {
         "improved-colonize-cs",
         "improved-colonize-cw",
         "terraforming",
+        "weapon-emporium",
     },
     ("expansions/microcosm",): set(),
     ("cards", "examples/mods/envoys"): set(),

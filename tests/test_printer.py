@@ -36,6 +36,8 @@ SOURCE_FIELDS = {
     "moment_pos",
     "quantity_pos",
     "window_pos",
+    "word_pos",
+    "kind_pos",
     "text",
 }  # where a node was, its source text
 
@@ -126,6 +128,7 @@ SAMPLES = {
     "INT": ["0", "1", "12"],
     "SECTION": ["ACTION:", "LEAD:"],
     "WHEN": ["WHEN", "WHENEVER"],
+    "TIMES": ["times"],
 }
 SPACES = [" ", " ", " ", "\n  ", " # a comment\n"]
 ALTERNATION = re.compile(r"\(\?:((?:[a-z]|\\-)+(?:\|(?:[a-z]|\\-)+)*)\)")

@@ -41,26 +41,26 @@ def test_a_permanent_technology_without_sides_2_never_reaches_the_empire(
     """The rules take a technology into the empire only if its sides is 2 (else to the
     hand), so without `sides: 2` its 'in your empire' ability can never work."""
     old = (
-        "    sides: 2\n    pair: weapon-emporium\n    text: |\n"
-        "      WHILE face-up in your empire: add 1 to your fighter-trades"
+        "    sides: 2\n    pair: logistics\n    text: |\n"
+        "      WHILE face-up in your empire: add 1 to your extra-actions"
     )
     folder = pack_copy(("techs.yaml", old, old.replace("    sides: 2\n", "", 1)))
     (w,) = compile_packs([str(folder)]).warnings
     techs = folder / "techs.yaml"
-    assert where(w) == at(techs, "      WHILE face-up in your empire: add 1 to your fighter-trades", "empire")
-    assert w.card == "weapon-emporium" and w.severity == "warning"
+    assert where(w) == at(techs, "      WHILE face-up in your empire: add 1 to your extra-actions", "empire")
+    assert w.card == "productivity" and w.severity == "warning"
     assert w.message.startswith("this ability works in your empire, where this card never goes")
     assert "empire" not in w.message.split("it can be in: ")[1]
     assert main(["validate", str(folder)]) == 0
     out, err = capsys.readouterr()
-    assert f"{techs}:{w.line}:{w.column}: warning: card 'weapon-emporium': this ability works" in err
+    assert f"{techs}:{w.line}:{w.column}: warning: card 'productivity': this ability works" in err
     assert "ok with 1 warning: " in out
     assert main(["validate", "--strict", str(folder)]) == 1
     _, err = capsys.readouterr()
     assert "1 warning found (--strict makes them errors)" in err
     assert main(["validate", "--json", "--strict", str(folder)]) == 1
     data = json.loads(capsys.readouterr().out)
-    assert data["ok"] is False and data["warnings"][0]["card"] == "weapon-emporium"
+    assert data["ok"] is False and data["warnings"][0]["card"] == "productivity"
 
 
 MOD_VOCABULARY = """\

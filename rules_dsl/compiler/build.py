@@ -363,6 +363,7 @@ class _Builder:
         if self._final_turn_tree is not None and self._final_turn_tree[0] is not None:
             roots.append(self._final_turn_tree)
         units += [names.Unit(("root", str(i)), tree, loc) for i, (tree, loc) in enumerate(roots)]
+        units = names.with_instances(units, self._proc_trees)  # procedures with named parameters
         for miss in names.unbound(units, set(self._proc_trees), params):
             name = miss.var.name
             if name not in lets:
@@ -740,10 +741,11 @@ class _Builder:
 
     def parse_pieces(self, pieces: Pieces, start: str) -> tuple[Any, Loc] | None:
         """Parse a text with the additions of other packs; each piece's mistakes are reported at it."""
-        if not pieces.before and not pieces.after:
+        if pieces.simple():
             tree = self.parse_text(pieces.base, start)
             return None if tree is None else (tree, pieces.base.loc)
-        trees = [self.parse_text(p, start) for p in (*pieces.before, pieces.base, *pieces.after)]
+        leaves = pieces.leaves()
+        trees = [self.parse_text(p, start) for p in leaves]
         if any(t is None for t in trees):
             return None
         joined = pieces.joined(expression=start == "expression")
@@ -752,7 +754,7 @@ class _Builder:
         except DslSyntaxError as exc:
             # each piece parsed alone: together they pass a bound (length, depth), and the
             # addition (the last one made) is what to change, not the text it extends
-            added = pieces.after[-1] if pieces.after else pieces.before[0]
+            added = leaves[-1] if pieces.after or not pieces.before else leaves[0]
             self.problems.add(
                 text_pos(added.loc, 1, 1),
                 f"with this addition, the text it extends breaks a bound: {exc.message}",

@@ -35,36 +35,75 @@ MAP_WORDS = {
 
 @attrs.define
 class Pieces:
-    """Rules text made of the text a pack gives and the additions other packs put around it."""
+    """Rules text made of the text a pack gives and the additions other packs put around it.
+
+    A text given as a list of steps keeps each step as its own Pieces (`steps`), so that a
+    pack requiring this one can add text before or after a named step, replace its text, or
+    give it alternatives; the text is joined into one only when it is parsed."""
 
     base: Located
-    before: list[Located] = attrs.Factory(list)
-    after: list[Located] = attrs.Factory(list)
+    before: list[Pieces] = attrs.Factory(list)
+    after: list[Pieces] = attrs.Factory(list)
+    alternatives: list[Pieces] = attrs.Factory(list)
+    steps: list[Pieces] = attrs.Factory(list)  # a text given as a list of steps: each step
+    name: str = ""  # a named step's name
+
+    def simple(self) -> bool:
+        return not (self.before or self.after or self.alternatives or self.steps)
+
+    def leaves(self) -> list[Located]:
+        """Every piece of text, in the order they run: each is parsed alone first, so that
+        a mistake is reported in the file that holds it."""
+        out: list[Located] = []
+        for p in self.before:
+            out += p.leaves()
+        if self.steps:
+            for st in self.steps:
+                out += st.leaves()
+        else:
+            out.append(self.base)
+        for p in (*self.alternatives, *self.after):
+            out += p.leaves()
+        return out
 
     def joined(self, expression: bool = False) -> Located:
         """One text to parse, whose `Loc.segments` map each line back to the file it came from.
 
         Statements are joined with ';' on a line of its own (a piece may end with a comment);
-        expressions are added up, each in parentheses on lines of their own."""
-        pieces = [*self.before, self.base, *self.after]
-        if len(pieces) == 1 or not all(isinstance(p.value, str) for p in pieces):
+        expressions are added up, each in parentheses on lines of their own; alternatives
+        are joined with OR, each in parentheses (an option's label is the text inside)."""
+        if self.simple():
             return self.base
-        lines: list[str] = []
-        segments: list[tuple[int, Loc]] = []
-        for i, piece in enumerate(pieces):
-            text = str(piece.value).rstrip()
-            if i:
-                lines += [")", "plus", "("] if expression else [";"]
-            elif expression:
-                lines.append("(")
-            if not expression and text.endswith(";"):
-                text = text[:-1]
-            segments.append((len(lines) + 1, piece.loc))
-            lines += text.split("\n")
-        if expression:
-            lines.append(")")
-        base = self.base.loc
-        return Located("\n".join(lines), attrs.evolve(base, segments=tuple(segments)))
+        if any(not isinstance(p.value, str) for p in self.leaves()):
+            return self.base  # reported when the pieces are parsed alone
+        own = self.base
+        if self.steps:
+            own = _join([st.joined() for st in self.steps], "", self.base.loc)
+        if self.alternatives:
+            own = _join([own, *(a.joined() for a in self.alternatives)], "OR", self.base.loc)
+        pieces = [*(p.joined(expression) for p in self.before), own, *(p.joined(expression) for p in self.after)]
+        if len(pieces) == 1:
+            return own
+        return _join(pieces, "plus" if expression else "", self.base.loc)
+
+
+def _join(pieces: list[Located], word: str, at: Loc) -> Located:
+    """Texts joined as statements (word ''), added up ('plus') or as alternatives ('OR')."""
+    lines: list[str] = []
+    segments: list[tuple[int, Loc]] = []
+    for i, piece in enumerate(pieces):
+        text = str(piece.value).rstrip()
+        if i:
+            lines += [")", word, "("] if word else [";"]
+        elif word:
+            lines.append("(")
+        if not word and text.endswith(";"):
+            text = text[:-1]
+        segments.append((len(lines) + 1, piece.loc))
+        lines += text.split("\n")
+    if word:
+        lines.append(")")
+    return Located("\n".join(lines), attrs.evolve(at, segments=tuple(segments)))
 
 
 @attrs.define
@@ -90,6 +129,8 @@ class Composed:
     group_additions: list[tuple[str, str, Any, Loc]] = attrs.Factory(list)  # vocabulary key, group, members, where
     overrides: list[str] = attrs.Factory(list)
     additions: list[str] = attrs.Factory(list)
+    steps: dict[str, Pieces] = attrs.Factory(dict)  # named steps of the rules text
+    step_places: dict[str, tuple[str, Loc]] = attrs.Factory(dict)  # step -> the part it is in, where
 
 
 @attrs.frozen
@@ -119,6 +160,7 @@ class _Merger:
                 if r in by_id:
                     below |= {r} | self.below.get(r, set())
             self.below[s.id] = below
+        self.pack = ""  # the pack being merged
         self.quiet = {s.id for s in sources if not s.requires}  # a game's own entries are not additions
 
     def define(self, key: str, pack: str, loc: Loc, value: Any, quiet: bool = False) -> bool:
@@ -162,6 +204,7 @@ def compose(sources: list[PackSource], problems: Problems) -> Composed:
     m = _Merger(sources, problems)
     out = m.out
     for src in sources:
+        m.pack = src.id
         parts = src.sections
         if "vocabulary" in parts:
             _vocabulary(m, src.id, parts["vocabulary"])
@@ -177,10 +220,11 @@ def compose(sources: list[PackSource], problems: Problems) -> Composed:
                 out.default_variants = _items(part, problems, "default-variants must be a list of variant names")
         _cards(m, src)
         if "setup" in parts and m.define("setup", src.id, parts["setup"].loc, parts["setup"].value):
-            out.setup = Pieces(parts["setup"])
+            _forget_steps(m, "setup")
+            out.setup = _text_pieces(m, "setup", parts["setup"])
         if "turn" in parts and m.define("turn", src.id, parts["turn"].loc, parts["turn"].value):
             out.turn = parts["turn"]
-            out.phases = _phases(parts["turn"], problems)
+            out.phases = _phases(m, parts["turn"])
         if "procedures" in parts:
             _procedures(m, src.id, parts["procedures"])
         if "game-end" in parts and m.define("game-end", src.id, parts["game-end"].loc, parts["game-end"].value):
@@ -296,7 +340,9 @@ def _override_declared(m: _Merger, pack: str, card: CardSource) -> bool:
     return True
 
 
-def _phases(turn: Located, problems: Problems) -> list[tuple[str, Pieces]]:
+def _phases(m: _Merger, turn: Located) -> list[tuple[str, Pieces]]:
+    problems = m.problems
+    _forget_steps(m, "turn")
     if not isinstance(turn.value, list):
         problems.add(turn.loc, "turn must be a list of phases (- phase: name, text: ...)")
         return []
@@ -307,7 +353,7 @@ def _phases(turn: Located, problems: Problems) -> list[tuple[str, Pieces]]:
             problems.add(ploc, "each phase is {phase: name, text: rules text}", expected=["phase", "text"])
             continue
         text = Located(ph.get("text", "nothing"), field_loc(ph, "text", ploc.file) if "text" in ph else ploc)
-        out.append((str(ph["phase"]), Pieces(text)))
+        out.append((str(ph["phase"]), _text_pieces(m, "turn", text)))
     return out
 
 
@@ -319,7 +365,49 @@ def _procedures(m: _Merger, pack: str, part: Located) -> None:
     for name, text in node.items():
         t = Located(text, field_loc(node, name, part.loc.file))
         if m.define(f"procedure {name}", pack, t.loc, text):
-            m.out.procedures[str(name)] = Pieces(t)
+            _forget_steps(m, f"procedure {name}")
+            m.out.procedures[str(name)] = _text_pieces(m, f"procedure {name}", t)
+
+
+def _text_pieces(m: _Merger, owner: str, text: Located) -> Pieces:
+    """A rules text: a string, or a list of steps (text or {step: NAME, text: TEXT}) whose
+    named steps are declared as belonging to `owner` (the part the text is in)."""
+    value = text.value
+    if not isinstance(value, list):
+        return Pieces(text)
+    file = text.loc.file
+    if not check.check(value, shape.TEXT, file, m.problems, "rules text", text.loc):
+        return Pieces(Located("nothing", text.loc))  # reported: the rest is still checked
+    steps = []
+    for i, item in enumerate(value):
+        if isinstance(item, str):
+            steps.append(Pieces(Located(item, value_loc(value, i, file))))
+            continue
+        name = str(item["step"])
+        piece = Pieces(Located(item["text"], field_loc(item, "text", file)), name=name)
+        steps.append(piece)
+        where = value_loc(item, "step", file)
+        if name in m.out.steps:
+            first = m.out.step_places[name][1]
+            m.problems.add(
+                where,
+                f"there is already a step called {name!r} ({first.place()}): a step's name means one thing "
+                "in the packs loaded together",
+                suggestion="give this step another name, or change that one with 'extend: steps:'",
+            )
+            continue
+        m.out.steps[name] = piece
+        m.out.step_places[name] = (owner, Loc(where.file, where.line, where.column))
+        m.touches.setdefault(f"step {name}", []).append(_Touch(m.pack, where, False, item["text"]))
+    return Pieces(text, steps=steps)
+
+
+def _forget_steps(m: _Merger, owner: str) -> None:
+    """A part given again (a procedure a pack replaces) takes its named steps with it."""
+    for name in [n for n, (o, _) in m.out.step_places.items() if o == owner]:
+        del m.out.steps[name]
+        del m.out.step_places[name]
+        m.touches.pop(f"step {name}", None)
 
 
 def _scoring(out: Composed, part: Located) -> None:
@@ -387,6 +475,19 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
                 )
                 continue
             _around(m, pack, f"procedure {name}", f"procedure {name}", out.procedures[name], spec, loc)
+    if "steps" in good:
+        for name, spec in node["steps"].items():
+            loc = key_loc(node["steps"], name, file)
+            if name not in out.steps:
+                problems.add(
+                    loc,
+                    f"extend: no step {name!r} to change",
+                    expected=sorted(out.steps),
+                    suggestion=suggest(str(name), out.steps),
+                )
+                continue
+            owner = out.step_places[name][0]
+            _around(m, pack, owner, f"step {name}", out.steps[name], spec, loc)
     if "variants" in good:
         for name, params in node["variants"].items():
             if not m.known(f"variant {name}"):
@@ -418,7 +519,7 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
                 problems.add(loc, f"extend: there is no {field} to add to; give one under 'scoring:'")
                 continue
             m.extend("scoring", pack, loc, f"{field} plus ...")
-            out.score[field].after.append(Located(node[field], loc))
+            out.score[field].after.append(Pieces(Located(node[field], loc)))
     for key in ("zone-groups", "token-groups"):
         if key not in good:
             continue
@@ -442,15 +543,29 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
 
 
 def _around(m: _Merger, pack: str, key: str, what: str, pieces: Pieces, spec: Any, loc: Loc) -> None:
-    """{before: TEXT, after: TEXT}: text run before or after the text so far."""
-    for place in TEXT_PLACES:
-        if place in spec:
-            text = Located(spec[place], field_loc(spec, place, loc.file))
-            m.extend(key, pack, text.loc, f"{what}, {place}" if key != what else place)
-            if place == "before":
-                pieces.before.insert(0, text)
-            else:
-                pieces.after.append(text)
+    """{before: TEXT, after: TEXT, replace: TEXT, alternative: TEXT}: text run before or
+    after the text so far, instead of a step's own text, or as an alternative to it.
+
+    `key` is the part the text belongs to (a change to it conflicts with a pack that does
+    not require this one and gives or changes that part); a step's replacement is also
+    an override of the step, listed as such."""
+    for place in ("replace", *TEXT_PLACES, "alternative"):
+        if place not in spec:
+            continue
+        text = Located(spec[place], field_loc(spec, place, loc.file))
+        added = _text_pieces(m, key, text)
+        if place == "replace":
+            if m.define(what, pack, text.loc, spec[place]):
+                m.touches.setdefault(key, []).append(_Touch(pack, text.loc, True, None))
+                pieces.base, pieces.steps = added.base, added.steps
+            continue
+        m.extend(key, pack, text.loc, f"{what}, {place}" if key != what else place)
+        if place == "before":
+            pieces.before.insert(0, added)
+        elif place == "after":
+            pieces.after.append(added)
+        else:
+            pieces.alternatives.append(added)
 
 
 def _new_phases(m: _Merger, pack: str, value: Any, loc: Loc) -> None:
@@ -480,4 +595,4 @@ def _new_phases(m: _Merger, pack: str, value: Any, loc: Loc) -> None:
             continue
         text = Located(ph.get("text", "nothing"), field_loc(ph, "text", loc.file) if "text" in ph else ploc)
         m.extend("turn", pack, ploc, f"new phase {name}")
-        out.phases.insert(at, (name, Pieces(text)))
+        out.phases.insert(at, (name, _text_pieces(m, "turn", text)))

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 import attrs
 
 from rules_dsl import ast
+from rules_dsl.compiler import params
 from rules_dsl.compiler.statements import walk
 from rules_dsl.packs.model import Loc
 
@@ -73,7 +74,35 @@ def _scan(unit: Unit, procedures: set[str]) -> None:
             unit.sites.append((("window", node.window), frozenset(bound)))
         elif isinstance(node, ast.Call) and node.name in procedures:
             with_n = bound | {"N"} if node.arg is not None else bound
-            unit.sites.append((("procedure", node.name), frozenset(with_n)))
+            unit.sites.append((call_key(node), frozenset(with_n)))
+
+
+def call_key(node: ast.Call) -> Key:
+    """What a call runs: the procedure, or its copy for the call's words (named parameters)."""
+    if not node.args:
+        return ("procedure", node.name)
+    words = ",".join(f"{a.name}:{a.word}" for a in sorted(node.args, key=lambda a: a.name))
+    return ("procedure", f"{node.name}({words})")
+
+
+def with_instances(units: Iterable[Unit], trees: dict[str, tuple[object, Loc]]) -> list[Unit]:
+    """The units, and one more for each set of words a procedure with named parameters is
+    called with: its text with the words put in (the procedure's own text, which names its
+    parameters, is then run by nothing and not checked; docs/dsl.md#procedure-parameters)."""
+    out = list(units)
+    seen: set[Key] = set()
+    i = 0
+    while i < len(out):
+        for node in walk(out[i].tree):
+            if isinstance(node, ast.Call) and node.args and node.name in trees:
+                key = call_key(node)
+                if key not in seen:
+                    seen.add(key)
+                    tree, loc = trees[node.name]
+                    words = tuple((a.name, a.word) for a in node.args)
+                    out.append(Unit(key, params.substitute(tree, words), loc))
+        i += 1
+    return out
 
 
 def unbound(units: Iterable[Unit], procedures: set[str], params: set[str]) -> list[Unbound]:

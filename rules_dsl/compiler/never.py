@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from rules_dsl import ast
+from rules_dsl.compiler import params
 from rules_dsl.compiler.statements import walk
 from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.packs.loader import Problems, key_loc
@@ -43,8 +44,13 @@ UNDERSTOOD = frozenset(
         "AnswerFirst",
         "AnyOf",
         "Arith",
+        "Divide",
+        "Multiply",
         "Block",
         "Call",
+        "CallArg",
+        "Given",
+        "Param",
         "CanUse",
         "CardsUnder",
         "CardsUnderAll",
@@ -281,12 +287,15 @@ class _Moves:
             self.edges.append(Edge(ANY, None))
         elif isinstance(node, ast.Call) and node.name in self.procedures and node.name not in self.running:
             # a procedure's `it` is what the caller bound (lookup is dynamic, docs/dsl.md#scope)
-            key = (node.name, self.card, frozenset(self.binds.items()), needs)
+            key = (node.name, node.args, self.card, frozenset(self.binds.items()), needs)
             if key not in self.done:
                 self.done.add(key)
                 saved = dict(self.binds)
                 self.running.append(node.name)
-                self.visit(self.procedures[node.name], needs)
+                tree = self.procedures[node.name]
+                if node.args:  # the procedure as compiled for this call's words
+                    tree = params.substitute(tree, tuple((a.name, a.word) for a in node.args))
+                self.visit(tree, needs)
                 self.running.pop()
                 self.binds = saved
         fields = getattr(type(node), "__attrs_attrs__", ())

@@ -7,7 +7,8 @@ from typing import Any, TypeVar
 
 import attrs
 
-from rules_dsl import ast
+from rules_dsl import ast, printer
+from rules_dsl.compiler import params as named
 from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.effects import abilities, choices, control, players, primitives
 from rules_dsl.effects import values as v
@@ -113,7 +114,7 @@ class StatementCompiler:
         if isinstance(node, ast.ChooseCard | ast.ChooseZone | ast.FillSlot | ast.TakeTokenOf):
             return True
         if isinstance(node, ast.Block):
-            lead = [s for s in node.stmts if not isinstance(s, ast.Let)]
+            lead = [s for s in node.stmts if not isinstance(s, ast.Let | ast.Given)]
             return bool(lead) and lead[0] is node.stmts[len(node.stmts) - len(lead)] and self.asks_first(lead[0], seen)
         if isinstance(node, ast.Call) and node.name in self.proc_trees and node.name not in seen:
             once = isinstance(node.arg, ast.Number) and node.arg.value == 1
@@ -461,6 +462,10 @@ class StatementCompiler:
     def s_OnlyIf(self, node: ast.OnlyIf, optional: str) -> Effect:
         return self.add(control.OnlyIf, text="only if", cond=self.cond(node.cond))
 
+    def s_Given(self, node: ast.Given, optional: str) -> Effect:
+        # a procedure's parameters are taken off its text before it is compiled
+        raise CompileError("'given' names a procedure's parameters: it is only its first statement", node.pos)
+
     def s_Nothing(self, node: ast.Nothing, optional: str) -> Effect:
         return self.add(Nothing, text="nothing")
 
@@ -473,8 +478,14 @@ class StatementCompiler:
                 suggest(node.name, list(self.proc_trees) + STATEMENT_WORDS),
             )
         uses_n = self._uses_n(node.name)
+        try:
+            words = named.bindings(node, named.given(self.proc_trees[node.name][0]), self.voc, self.proc_trees)
+        except named.ParamError as exc:
+            raise CompileError(exc.message, exc.pos, exc.expected, exc.suggestion) from None
+        if words is None:
+            return self.add(Nothing, text="nothing")
         # "you may build 1 house": the procedure's first choice offers the pass
-        eid = self.procedure(node.name, optional if self.asks_first(node) else "")
+        eid = self.procedure(node.name, optional if self.asks_first(node) else "", words)
         if uses_n and node.arg is None:
             raise CompileError(f"{node.name!r} needs a number, e.g. '{node.name} 1'", node.pos)
         if node.noun and node.noun not in self._nouns():
@@ -638,14 +649,17 @@ class StatementCompiler:
     def _nouns(self) -> list[str]:
         return [*self.voc.nouns(), *self.voc.counter_words, *self.voc.tokens, "card", "cards", *self.voc.symbols]
 
-    def procedure(self, name: str, optional: str = "") -> int:
+    def procedure(self, name: str, optional: str = "", words: tuple[tuple[str, str], ...] = ()) -> int:
         key = f"{name}/{optional}" if optional else name
+        if words:  # named parameters: one compiled copy per set of words
+            key += "(" + ",".join(f"{p}:{w}" for p, w in words) + ")"
         if key in self.procs:
             return self.procs[key]
         eid = len(self.effects)
         self.effects.append(None)  # reserved: a procedure may call itself
         self.procs[key] = eid
         tree, loc = self.proc_trees[name]
+        tree = named.substitute(tree, words)
         try:
             body = self.block(tree, optional)
         except CompileError as exc:
@@ -655,8 +669,16 @@ class StatementCompiler:
         return eid
 
     def finish_procedures(self, problems: Problems, text_pos: Callable[[Loc, int, int], Loc]) -> None:
-        for name in self.proc_trees:
-            self.procedure(name)
+        for name, (tree, loc) in self.proc_trees.items():
+            decl = named.given(tree)
+            if decl is None:
+                self.procedure(name)
+                continue
+            # compiled at each call with its words; its declaration is checked here
+            try:
+                named.check_given(decl, self.voc, self.proc_trees)
+            except named.ParamError as bad:
+                self.proc_errors.append((CompileError(bad.message, bad.pos, bad.expected, bad.suggestion), loc))
         for exc, loc in self.proc_errors:
             at = text_pos(loc, exc.pos.line, exc.pos.column)
             problems.add(at, exc.message, expected=exc.expected, suggestion=exc.suggestion, width=exc.pos.width)
@@ -839,6 +861,10 @@ class StatementCompiler:
             return v.VarNum(node.name)
         if isinstance(node, ast.Arith):
             return v.Arith(1 if node.op == "plus" else -1, self.num(node.left), self.num(node.right))
+        if isinstance(node, ast.Multiply):
+            return v.Multiply(self.num(node.left), self.num(node.right))
+        if isinstance(node, ast.Divide):
+            return v.Divide(self.num(node.left), self.num(node.right), node.up, printer.show(node))
         if isinstance(node, ast.CountCards):
             return v.CountCards(self.cardset(node.query))
         if isinstance(node, ast.CountSymbols):

@@ -82,6 +82,32 @@ class Arith(NumExpr):
 
 
 @attrs.frozen
+class Multiply(NumExpr):
+    left: NumExpr
+    right: NumExpr
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return self.left.num(st, fr, cand) * self.right.num(st, fr, cand)
+
+
+@attrs.frozen
+class Divide(NumExpr):
+    """A whole quotient, rounded down (towards minus infinity) or up; by 0 is an error
+    in the rules text, reported with the text."""
+
+    left: NumExpr
+    right: NumExpr
+    up: bool
+    text: str
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        left, right = self.left.num(st, fr, cand), self.right.num(st, fr, cand)
+        if right == 0:
+            raise RulesError(f"{self.text}: divided by 0")
+        return -(-left // right) if self.up else left // right
+
+
+@attrs.frozen
 class PlayerCounter(NumExpr):
     counter: str
 

@@ -11,7 +11,9 @@ from rules_dsl.effects.values import (
     Arith,
     Compare,
     CountEmpty,
+    Divide,
     IsZero,
+    Multiply,
     NotCond,
     Num,
     PlayerCounter,
@@ -47,7 +49,7 @@ def reads(expr: object) -> Reads | None:
             zones.update(e.zone.by_seat)
         elif isinstance(e, CountEmpty):
             zones.update(z for z, _ in e.zones)
-        elif isinstance(e, Arith | Compare):
+        elif isinstance(e, Arith | Compare | Multiply | Divide):
             todo += [e.left, e.right]
         elif isinstance(e, IsZero):
             todo.append(e.value)

@@ -178,7 +178,21 @@ def _f(shape: Shape, doc: str = "", required: bool = False) -> Field:
     return Field(shape, doc, required)
 
 
-TEXT = Str(doc="rules text in the DSL (docs/dsl.md)")
+TEXT_STRING = Str(doc="rules text in the DSL (docs/dsl.md)")
+STEP_NAME = Str(pattern=PROPERTY_NAME, doc="a step's name, in lower case with hyphens")
+# rules text may be written as a list of steps, some named, so that a pack requiring this
+# one can add text before or after a named step, replace it, or give it alternatives
+# (docs/modding.md#named-steps)
+STEP = Record(
+    fields={
+        "step": _f(STEP_NAME, "the step's name: one meaning among the packs loaded together", required=True),
+        "text": _f(TEXT_STRING, "the step's rules text", required=True),
+    }
+)
+TEXT = OneOf(
+    options=(TEXT_STRING, Seq(OneOf(options=(TEXT_STRING, STEP)), min_items=1)),
+    doc="rules text in the DSL (docs/dsl.md), or a list of steps: text or {step: NAME, text: TEXT}",
+)
 CONDITION = Str(doc="a condition in the DSL, e.g. 'the supply is empty'")
 EXPRESSION = Str(doc="an expression in the DSL, e.g. 'your coins plus 1'")
 NAMES = Seq(Str())
@@ -403,6 +417,15 @@ CARD_FIELDS = CARD.names()
 
 TEXT_PLACES = ("before", "after")
 AROUND = Record(fields={place: _f(TEXT, f"rules text run {place} the text so far") for place in TEXT_PLACES})
+ALTERNATIVE = _f(TEXT, "rules text the player may do instead: the text so far OR this")
+PROCEDURE_CHANGE = Record(fields={**AROUND.fields, "alternative": ALTERNATIVE})
+STEP_CHANGE = Record(
+    fields={
+        **AROUND.fields,
+        "replace": _f(TEXT, "rules text run instead of the step's own (additions of other packs stay)"),
+        "alternative": ALTERNATIVE,
+    }
+)
 NEW_PHASE = Record(
     fields={
         "phase": _f(Str(), "the new phase's name", required=True),
@@ -418,7 +441,15 @@ EXTEND = Record(
         "setup": _f(AROUND, "text run before or after the set-up"),
         "phases": _f(Table(value=AROUND), "text run at the start or end of existing phases"),
         "new-phases": _f(Seq(NEW_PHASE), "new phases of the turn"),
-        "procedures": _f(Table(value=AROUND), "text run at the start or end of existing procedures"),
+        "procedures": _f(
+            Table(value=PROCEDURE_CHANGE),
+            "text run at the start or end of existing procedures, or as an alternative to them",
+        ),
+        "steps": _f(
+            Table(value=STEP_CHANGE, key_pattern=PROPERTY_NAME),
+            "named steps of the set-up, phases and procedures: text run before or after one, instead of it, "
+            "or as an alternative to it",
+        ),
         "variants": _f(Table(value=Table(value=PARAM_VALUE, key_pattern=VAR_PATTERN)), "changes added to variants"),
         "default-variants": _f(NAMES, "variants added to the defaults"),
         "triggers": _f(Seq(TRIGGER), "more end triggers"),

@@ -17,6 +17,7 @@ from functools import cache
 import attrs
 from hypothesis import strategies as st
 
+from rules_dsl.compiler import params as named
 from rules_dsl.parser import GRAMMAR
 from rules_dsl.rules import Rules
 
@@ -195,8 +196,20 @@ class _Grammar:
             _seq("peek at", cref),
             _seq("do", self.section_ref()),
             st.just("nothing"),
-            _seq(name, _opt(e), _opt(name)),  # a procedure call
+            _seq(name, _opt(e), _opt(name), _opt(self.using())),  # a procedure call
+            _seq("given", self.params()),  # a procedure's named parameters
         )
+
+    def using(self) -> Text:
+        # `using ships: fighters, icons: fighter-icons`: a word for each named parameter
+        arg = st.tuples(self.name, self.any_name).map(lambda t: f"{t[0]}: {t[1]}")
+        return st.lists(arg, min_size=1, max_size=3).map(lambda a: "using " + ", ".join(a))
+
+    def params(self) -> Text:
+        # `a counter ships, a property icons`: the kinds, now and then a word that is none
+        kind = st.one_of(st.sampled_from(named.KINDS), self.name)
+        param = st.tuples(_opt(st.sampled_from(["a", "an"])), kind, self.name).map(_join)
+        return st.lists(param, min_size=1, max_size=3).map(", ".join)
 
     def bind(self) -> Text:
         return _seq("as", _opt("the"), self.name)
@@ -301,8 +314,16 @@ class _Grammar:
     @cache  # noqa: B019
     def expr(self, d: int) -> Text:
         op = st.sampled_from(["plus", "minus"])
-        rest = st.lists(st.tuples(op, self.term(d)).map(_join), max_size=2).map(" ".join)
-        return _seq(self.term(d), rest)
+        rest = st.lists(st.tuples(op, self.product(d)).map(_join), max_size=2).map(" ".join)
+        return _seq(self.product(d), rest)
+
+    @cache  # noqa: B019
+    def product(self, d: int) -> Text:
+        """A term, or terms multiplied and divided (`2 times X divided by 3 rounded up`)."""
+        op = st.sampled_from(["times", "divided by", "divided by"])
+        rounding = st.sampled_from(["", "", "rounded up", "rounded down"])
+        factor = st.tuples(op, self.term(d), rounding).map(lambda t: _join(t if t[0] != "times" else t[:2]))
+        return _seq(self.term(d), st.lists(factor, max_size=1).map(" ".join))
 
     @cache  # noqa: B019
     def term(self, d: int) -> Text:

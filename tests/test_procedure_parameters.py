@@ -1,0 +1,246 @@
+"""Procedures with named parameters: `given a KIND NAME, ...` at a procedure's start,
+`PROCEDURE [N] using NAME: WORD, ...` at a call (docs/dsl.md#procedure-parameters)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT
+
+from rules_dsl import ast, printer
+from rules_dsl.compiler import compile_packs
+from rules_dsl.engine import Engine
+from rules_dsl.errors import PackError, PackProblem
+from rules_dsl.parser import parse
+
+BASE = str(ROOT / "cards")
+ESCALATION = [str(ROOT / "cards"), str(ROOT / "expansions" / "scenarios"), str(ROOT / "expansions" / "escalation")]
+
+# dissent, then a choice between two procedures passed by name, then a counter gained
+# through a parameter (base's dissent is the first moment a player meets in a game)
+PICK = """\
+procedures:
+  pick: |
+    given a procedure first, a procedure second, a counter prize;
+    (first OR second);
+    gain N prize
+  gain-a-fighter: |
+    gain 1 fighter
+  gain-an-influence: |
+    gain 1 influence
+extend:
+  procedures:
+    dissent:
+      after: |
+        pick 2 using first: gain-a-fighter, second: gain-an-influence, prize: influence
+"""
+
+
+def mod(tmp_path: Path, body: str) -> Path:
+    folder = tmp_path / "params"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: params\nrequires: [base]\n", encoding="utf-8")
+    (folder / "rules.yaml").write_text(body, encoding="utf-8")
+    return folder
+
+
+def problem(tmp_path: Path, body: str) -> PackProblem:
+    folder = mod(tmp_path, body)
+    with pytest.raises(PackError) as info:
+        compile_packs([BASE, str(folder)])
+    [p] = info.value.problems
+    assert p.file == str(folder / "rules.yaml")
+    return p
+
+
+def at(body: str, word: str, occurrence: int = 1) -> tuple[int, int]:
+    """Line and column (from 1) of the n-th `word` in body."""
+    start = -1
+    for _ in range(occurrence):
+        start = body.index(word, start + 1)
+    line = body.count("\n", 0, start) + 1
+    return line, start - (body.rfind("\n", 0, start) + 1) + 1
+
+
+def to_dissent(engine: Engine, seed: int) -> tuple[Engine, object]:
+    st = engine.new_game(2, seed)
+    for _ in range(200):
+        assert st.pending is not None
+        if st.pending.prompt == "choose: follow OR dissent":
+            engine.apply(st, "dissent")
+            return engine, st
+        engine.apply(st, st.pending.options[-1])
+    raise AssertionError("no dissent offered")
+
+
+# ---- syntax ---------------------------------------------------------------------------
+
+
+def test_given_and_using_parse_and_print_back() -> None:
+    text = "given a counter ships, an property icons; pay-ships N using ships: fighters, icons: fighter-icons"
+    tree = parse(text)
+    assert isinstance(tree, ast.Block)
+    given, call = tree.stmts
+    assert isinstance(given, ast.Given) and isinstance(call, ast.Call)
+    assert [(p.kind, p.name) for p in given.params] == [("counter", "ships"), ("property", "icons")]
+    assert [(a.name, a.word) for a in call.args] == [("ships", "fighters"), ("icons", "fighter-icons")]
+    assert isinstance(call.arg, ast.Var) and call.arg.name == "N"
+    printed = printer.to_text(tree)
+    assert printed == (
+        "given a counter ships, a property icons;\npay-ships N using ships: fighters, icons: fighter-icons"
+    )
+    assert printer.to_text(parse(printed)) == printed
+
+
+def test_a_call_keeps_its_number_and_noun_before_using() -> None:
+    call = parse("attack 2 planets using what: fighter").stmts[0]
+    assert isinstance(call, ast.Call)
+    assert (call.noun, [a.word for a in call.args]) == ("planets", ["fighter"])
+    assert isinstance(call.arg, ast.Number) and call.arg.value == 2
+
+
+# ---- what a call does -------------------------------------------------------------------
+
+
+def test_the_words_are_put_in_and_labels_read_with_them(tmp_path: Path) -> None:
+    engine, st = to_dissent(Engine.load([BASE, str(mod(tmp_path, PICK))]), 1)
+    assert st.pending is not None  # type: ignore[attr-defined]
+    # the choice between the procedures passed in is labelled with their names
+    assert st.pending.prompt == "choose: gain-a-fighter OR gain-an-influence"  # type: ignore[attr-defined]
+    assert list(st.pending.options) == ["gain-a-fighter", "gain-an-influence"]  # type: ignore[attr-defined]
+    player = st.pending.player  # type: ignore[attr-defined]
+    influence = list(st.counters["influence"])  # type: ignore[attr-defined]
+    fighters = list(st.counters["fighter"])  # type: ignore[attr-defined]
+    engine.apply(st, "gain-a-fighter")  # type: ignore[arg-type]
+    assert st.counters["fighter"][player] == fighters[player] + 1  # type: ignore[attr-defined]
+    # `gain N prize` with N = 2 and prize = influence
+    assert st.counters["influence"][player] == influence[player] + 2  # type: ignore[attr-defined]
+
+
+def test_escalation_writes_each_payment_and_each_planet_use_once() -> None:
+    compile_packs(ESCALATION)  # every call's words are of their parameters' kinds
+    text = (ROOT / "expansions" / "escalation" / "rules.yaml").read_text(encoding="utf-8")
+    procedures = yaml.safe_load(text)["procedures"]
+    for name in ("pay-fighters", "pay-destroyers"):
+        assert procedures[name].startswith("pay-ships N using ")
+    for name in ("discard-a-fighter-icon", "discard-a-destroyer-icon", "discard-a-battlecruiser-icon"):
+        assert procedures[name].startswith("discard-a-ship-icon using icons: ")
+    assert not [name for name in procedures if name.startswith("use-a-planet-of-type-")]
+    assert text.count("use-a-planet-of-type using planet-type: ") == 3
+
+
+# ---- errors at the call, with file:line:col ---------------------------------------------
+
+
+def test_a_missing_parameter_is_named_at_the_call(tmp_path: Path) -> None:
+    body = PICK.replace(", prize: influence", "")
+    p = problem(tmp_path, body)
+    assert "'pick' needs 'prize': add 'using prize: ...'" in p.message
+    assert (p.line, p.column) == at(body, "pick 2")
+
+
+def test_an_unknown_parameter_is_named_with_the_ones_there_are(tmp_path: Path) -> None:
+    body = PICK.replace("prize: influence", "prise: influence")
+    p = problem(tmp_path, body)
+    assert "'pick' has no parameter 'prise'" in p.message
+    assert (p.line, p.column) == at(body, "prise")
+    assert p.expected == ["first", "prize", "second"]
+    assert "prize" in p.suggestion
+
+
+def test_a_word_of_the_wrong_kind_is_named_with_what_fits(tmp_path: Path) -> None:
+    body = PICK.replace("prize: influence", "prize: hand")
+    p = problem(tmp_path, body)
+    assert "'prize' of 'pick' takes a counter; 'hand' is not one" in p.message
+    assert (p.line, p.column) == at(body, "hand")
+    assert "influence" in p.expected
+
+
+def test_a_procedure_parameter_takes_only_a_procedure(tmp_path: Path) -> None:
+    body = PICK.replace("second: gain-an-influence", "second: gain-an-influense")
+    p = problem(tmp_path, body)
+    assert "'second' of 'pick' takes a procedure; 'gain-an-influense' is not one" in p.message
+    assert "gain-an-influence" in p.suggestion
+
+
+def test_using_on_a_procedure_without_given_is_an_error(tmp_path: Path) -> None:
+    body = PICK.replace("        pick 2 using", "        gain-a-fighter using")
+    p = problem(tmp_path, body)
+    assert "'gain-a-fighter' has no named parameters" in p.message
+    assert (p.line, p.column) == at(body, "first: gain-a-fighter")
+
+
+def test_given_is_only_a_procedure_s_first_statement(tmp_path: Path) -> None:
+    body = PICK.replace("    gain 1 fighter\n", "    gain 1 fighter;\n    given a counter late\n")
+    p = problem(tmp_path, body)
+    assert "'given' names a procedure's parameters" in p.message
+    assert (p.line, p.column) == at(body, "given a counter late")
+
+
+def test_a_parameter_may_not_be_a_word_of_the_pack(tmp_path: Path) -> None:
+    body = PICK.replace("a counter prize", "a counter fighter").replace("gain N prize", "gain N fighter")
+    body = body.replace("prize: influence", "fighter: influence")
+    p = problem(tmp_path, body)
+    assert "parameter 'fighter' is already a counter of the pack" in p.message
+    assert (p.line, p.column) == at(body, "fighter;")
+
+
+def test_an_unknown_kind_of_parameter_is_named_with_the_kinds(tmp_path: Path) -> None:
+    body = PICK.replace("a counter prize", "a countr prize")
+    p = problem(tmp_path, body)
+    assert "unknown kind of parameter 'countr'" in p.message
+    assert "counter" in p.expected and "counter" in p.suggestion
+    assert (p.line, p.column) == at(body, "countr")
+
+
+# ---- variables: a procedure's copy sees what its callers bind -------------------------
+
+LETS = """\
+procedures:
+  give: |
+    given a counter what;
+    gain V what
+  give-twice: |
+    let V be 2;
+    give using what: influence
+  chain: |
+    given a procedure then-do;
+    then-do
+  give-by-name: |
+    let V be 1;
+    chain using then-do: give-fighters
+  give-fighters: |
+    give using what: fighter
+extend:
+  procedures:
+    dissent:
+      after: |
+        give-twice;
+        give-by-name
+"""
+
+
+def test_a_variable_bound_by_every_caller_of_a_copy_compiles_and_runs(tmp_path: Path) -> None:
+    engine = Engine.load([BASE, str(mod(tmp_path, LETS))])
+    st = engine.new_game(2, 1)
+    for _ in range(200):
+        assert st.pending is not None
+        if st.pending.prompt == "choose: follow OR dissent":
+            break
+        engine.apply(st, st.pending.options[-1])
+    assert st.pending is not None
+    player = st.pending.player
+    influence, fighters = st.counters["influence"][player], st.counters["fighter"][player]
+    engine.apply(st, "dissent")
+    # give-twice: V = 2 influence; give-by-name: V = 1 fighter, through chain's then-do
+    assert st.counters["influence"][player] == influence + 2
+    assert st.counters["fighter"][player] == fighters + 1
+
+
+def test_a_procedure_passed_by_name_is_checked_where_it_is_run(tmp_path: Path) -> None:
+    body = LETS.replace("    let V be 1;\n    chain", "    chain")
+    p = problem(tmp_path, body)
+    assert "nothing is called 'V' here" in p.message
+    assert (p.line, p.column) == at(body, "V what")
