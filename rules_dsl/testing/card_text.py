@@ -332,7 +332,12 @@ class _Grammar:
             terms += [
                 _seq("the number of", self.countable(d - 1)),
                 _seq("the total", self.prop, "of", self.query(d - 1)),
-                _seq(st.sampled_from(["the smaller of", "the larger of"]), self.term(d - 1), "and", self.term(d - 1)),
+                _seq(
+                    st.sampled_from(["the smaller of", "the larger of"]),
+                    self.term(d - 1).map(_closed),
+                    "and",
+                    self.term(d - 1),
+                ),
                 _seq(
                     st.sampled_from(["the highest", "the lowest"]),
                     self.expr(d - 1),
@@ -359,6 +364,12 @@ class _Grammar:
             _seq(self.name, "notes"),
             _seq(st.sampled_from(["players", "opponents"]), _opt(_seq("where", self.cond(d)))),
         )
+
+
+def _closed(term: str) -> str:
+    """A first operand of `the smaller of A and B` that ends in `where C` is parenthesised,
+    as a writer must: C's own `and` would take the `and B` (docs/dsl.md)."""
+    return f"({term})" if " where " in f" {term} " else term
 
 
 @cache
