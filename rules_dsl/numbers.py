@@ -15,6 +15,9 @@ import re
 from rules_dsl.errors import RulesError
 
 MAX_DIGITS = 20  # any 64-bit value (a saved game's random state is one): every seed, count or limit fits
+# the largest value a rules text may compute (a product, a counter): beyond it a text that
+# squares a counter in a loop would take all the memory in a few steps
+MAX_VALUE = 10**18
 _WHOLE = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: str.isdigit takes '²' and '١'
 _DIGIT_RUN = re.compile(r"[0-9]+")
 
@@ -34,6 +37,16 @@ def too_big(text: str) -> str:
     if longest > MAX_DIGITS:
         return f"a number of {longest} digits is too big: at most {MAX_DIGITS} digits"
     return ""
+
+
+def bounded(value: int, text: str) -> int:
+    """`value`, computed by the rules text `text`, if it is within MAX_VALUE either way; else
+    a RulesError naming the text."""
+    if -MAX_VALUE <= value <= MAX_VALUE:
+        return value
+    # both operands were within the bound, so the value has at most 37 digits to print
+    digits = len(str(abs(value)))
+    raise RulesError(f"{text}: gives a number of {digits} digits; the rules compute numbers of at most 18 digits")
 
 
 def whole(text: str, what: str = "the number", least: int | None = None, most: int | None = None) -> int:

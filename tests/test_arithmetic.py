@@ -107,3 +107,17 @@ def test_dividing_by_zero_is_an_error_naming_the_text(tmp_path: Path) -> None:
     engine, _ = _game(tmp_path, "3 divided by (1 minus 1)")
     with pytest.raises(RulesError, match=r"3 divided by \(1 minus 1\): divided by 0"):
         engine.new_game(2, 1)
+
+
+def test_a_product_too_big_is_an_error_not_all_the_memory(tmp_path: Path) -> None:
+    # squaring in a loop doubles the digits each time: unbounded, 40 rounds need 2**40 digits
+    engine, _ = _game(tmp_path, "2) coins; repeat 40 times: gain (your coins times your coins")
+    with pytest.raises(RulesError, match=r"your coins times your coins: gives a number of \d+ digits"):
+        engine.new_game(2, 1)
+
+
+def test_a_counter_gained_past_the_bound_is_an_error(tmp_path: Path) -> None:
+    # doubling by gains alone: each gain is bounded too
+    engine, _ = _game(tmp_path, "1) coins; repeat 100 times: gain (your coins")
+    with pytest.raises(RulesError, match=r"gives a number of 19 digits; the rules compute numbers of at most 18"):
+        engine.new_game(2, 1)

@@ -862,7 +862,7 @@ class StatementCompiler:
         if isinstance(node, ast.Arith):
             return v.Arith(1 if node.op == "plus" else -1, self.num(node.left), self.num(node.right))
         if isinstance(node, ast.Multiply):
-            return v.Multiply(self.num(node.left), self.num(node.right))
+            return v.Multiply(self.num(node.left), self.num(node.right), printer.show(node))
         if isinstance(node, ast.Divide):
             return v.Divide(self.num(node.left), self.num(node.right), node.up, printer.show(node))
         if isinstance(node, ast.CountCards):

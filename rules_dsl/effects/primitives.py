@@ -9,6 +9,7 @@ from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, t
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr
 from rules_dsl.errors import RulesError
+from rules_dsl.numbers import bounded
 from rules_dsl.state import Frame, GameState, without
 
 
@@ -197,7 +198,8 @@ class Gain(Effect):
         n = self.amount.num(st, fr)
         if n <= 0:
             return True
-        st.counters[self.counter][fr.player] += n
+        values = st.counters[self.counter]
+        values[fr.player] = bounded(values[fr.player] + n, self.text)
         if self.supply:
             st.shared[self.supply] = max(0, st.shared[self.supply] - n)
         watched = st.rules.watch_counters

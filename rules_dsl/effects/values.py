@@ -12,6 +12,7 @@ import attrs
 
 from rules_dsl.effects.base import lookup
 from rules_dsl.errors import RulesError
+from rules_dsl.numbers import bounded
 from rules_dsl.state import Frame, GameState
 
 
@@ -83,11 +84,14 @@ class Arith(NumExpr):
 
 @attrs.frozen
 class Multiply(NumExpr):
+    """A product, bounded (numbers.bounded): squaring in a loop must not eat the memory."""
+
     left: NumExpr
     right: NumExpr
+    text: str
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return self.left.num(st, fr, cand) * self.right.num(st, fr, cand)
+        return bounded(self.left.num(st, fr, cand) * self.right.num(st, fr, cand), self.text)
 
 
 @attrs.frozen
