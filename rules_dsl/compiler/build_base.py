@@ -3,7 +3,6 @@ parsing one text value of a pack (docs/architecture.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -12,8 +11,9 @@ from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.statements import CompileError, StatementCompiler
 from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.effects.values import NumExpr
-from rules_dsl.errors import DslSyntaxError, suggest
-from rules_dsl.packs.loader import Problems, key_loc, value_loc
+from rules_dsl.errors import DslSyntaxError
+from rules_dsl.packs import shape
+from rules_dsl.packs.loader import Problems, key_loc, unknown_keys, value_loc
 from rules_dsl.packs.model import Loc, Located, PackSource
 from rules_dsl.parser import parse
 from rules_dsl.rules import Variant
@@ -85,17 +85,9 @@ class BuilderBase:
         self.composed = compose(sources, problems)
         self.warnings = Problems()  # what can never happen: reported, but the packs load
 
-    def unknown_keys(self, node: Any, file: str, known: Iterable[str], where: str) -> None:
-        """Report each key of a mapping that is not one of `known`, at its line, with a suggestion."""
-        known = list(known)
-        for key in node:
-            if key not in known:
-                self.problems.add(
-                    key_loc(node, key, file),
-                    f"unknown key {key!r} in {where}",
-                    expected=sorted(known),
-                    suggestion=suggest(str(key), known),
-                )
+    def unknown_keys(self, node: Any, file: str, record: shape.Record, where: str) -> None:
+        """Report each key of a mapping that `record` (shape.py) does not name (loader.unknown_keys)."""
+        unknown_keys(node, record, file, self.problems, f"in {where}")
 
     def report(self, exc: CompileError, loc: Loc, card: str = "") -> None:
         at = text_pos(loc, exc.pos.line, exc.pos.column)

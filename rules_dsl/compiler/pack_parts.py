@@ -97,7 +97,7 @@ class PackParts(BuilderBase):
                         loc, f"choosable {option!r} must give from: and to: zones", expected=["from", "to"]
                     )
                     continue
-                self.unknown_keys(spec, file, shape.CHOOSABLE.names(), f"choosable {option!r}")
+                self.unknown_keys(spec, file, shape.CHOOSABLE, f"choosable {option!r}")
                 for end in ("from", "to"):
                     if named(spec[end], voc.zones) and voc.zones[spec[end]].per_player:
                         self.problems.add(
@@ -179,7 +179,7 @@ class PackParts(BuilderBase):
                 if chosen.SEPARATOR in str(name):  # OPTION=NAME is a chosen card (rules_dsl/chosen.py)
                     self.problems.add(vloc, f"variant {name!r}: a variant name has no {chosen.SEPARATOR!r}")
                     continue
-                self.unknown_keys(spec, loc.file, shape.VARIANT.names(), f"variant {name!r}")
+                self.unknown_keys(spec, loc.file, shape.VARIANT, f"variant {name!r}")
                 overrides: dict[str, Any] = {}
                 pnode = spec.get("parameters") or {}
                 for pname, pval in pnode.items():

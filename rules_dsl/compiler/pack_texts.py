@@ -72,7 +72,7 @@ class PackTexts(BuilderBase):
             if not hasattr(node, "items"):
                 self.problems.add(end.loc, "game-end must be {triggers: [...], extra-rounds: N}")
             else:
-                self.unknown_keys(node, end.loc.file, list(shape.GAME_END.fields), "game-end")
+                self.unknown_keys(node, end.loc.file, shape.GAME_END, "game-end")
                 self._extra_rounds = node.get("extra-rounds", 0)
                 ends = node.get("ends", "after-round")
                 if ends not in shape.END_ENDS:
@@ -133,7 +133,7 @@ class PackTexts(BuilderBase):
             else:
                 if "breakdown" in node and not hasattr(node["breakdown"], "items"):
                     self.problems.add(scoring.loc, "breakdown must map a name to an expression")
-                self.unknown_keys(node, scoring.loc.file, shape.SCORING.names(), "scoring")
+                self.unknown_keys(node, scoring.loc.file, shape.SCORING, "scoring")
         for field, pieces in self.composed.score.items():
             parsed = self.parse_pieces(pieces, "expression")
             if parsed is not None:
