@@ -20,7 +20,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from rules_dsl import ast, printer
-from rules_dsl.compiler import build, compile_packs
+from rules_dsl.compiler import build_base, compile_packs
 from rules_dsl.engine import pack_paths
 from rules_dsl.errors import DslSyntaxError
 from rules_dsl.packs.loader import Problems, load_pack
@@ -99,11 +99,11 @@ def all_pack_texts() -> list[tuple[str, str, str]]:
         source = load_pack(folder, problems)
         assert source is not None and not problems.items, [p.render() for p in problems.items]
         paths = [path for required in source.requires for path in pack_paths(required)]
-        build.parse = recording  # type: ignore[assignment]
+        build_base.parse = recording  # type: ignore[assignment]
         try:
             compile_packs([*dict.fromkeys(paths), str(folder)])
         finally:
-            build.parse = parse
+            build_base.parse = parse
     return [(pack, start, text) for (start, text), pack in seen.items()]
 
 

@@ -236,3 +236,19 @@ def test_the_pack_schema_flags_words_the_pack_does_not_declare(tmp_path: Path) -
 def test_schema_for_an_unknown_pack_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "--pack", "no-such-pack", "--out", "."]) == 1
     assert "no-such-pack" in capsys.readouterr().err
+
+
+def test_every_pack_file_key_check_comes_from_shape() -> None:
+    """'unknown key' is written in two places only: loader.unknown_keys (a Record's names)
+    and check.fields (a Record with its key patterns); every other check calls one of them."""
+    from pathlib import Path
+
+    import rules_dsl
+
+    root = Path(rules_dsl.__file__).parent
+    places = sorted(
+        str(path.relative_to(root))
+        for path in [*root.glob("compiler/*.py"), *root.glob("packs/*.py")]
+        if "unknown key" in path.read_text(encoding="utf-8")
+    )
+    assert places == ["packs/check.py", "packs/loader.py"]

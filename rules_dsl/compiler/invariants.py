@@ -19,8 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules_dsl.compiler.statements import CompileError, StatementCompiler
-from rules_dsl.errors import suggest
-from rules_dsl.packs.loader import Problems, key_loc, value_loc
+from rules_dsl.packs.loader import Problems, key_loc, unknown_keys, value_loc
 from rules_dsl.packs.model import Loc, Located
 from rules_dsl.packs.shape import INVARIANT, INVARIANT_CLAIMS
 from rules_dsl.rules import Invariant
@@ -71,16 +70,7 @@ def _one(
     if not hasattr(entry, "items"):
         problems.add(eloc, "each invariant is {name: ..., holds: condition}", expected=KEYS)
         return None
-    ok = True
-    for key in entry:
-        if key not in KEYS:
-            problems.add(
-                key_loc(entry, key, eloc.file),
-                f"unknown key {key!r} in an invariant",
-                expected=KEYS,
-                suggestion=suggest(str(key), KEYS),
-            )
-            ok = False
+    ok = not unknown_keys(entry, INVARIANT, eloc.file, problems, "in an invariant")
     name = entry.get("name")
     if not isinstance(name, str) or not name.strip():
         problems.add(eloc, "an invariant needs a name: name: what must hold", expected=["name"])

@@ -137,8 +137,11 @@ class StatementCompiler:
         return self.stmt(node, optional)
 
     def stmt(self, node: ast.Stmt, optional: str = "", text: str = "") -> Effect:
-        method: Callable[[Any, str], Effect] = getattr(self, "s_" + type(node).__name__)
-        eff = method(node, optional)
+        compile_ = STATEMENTS.get(type(node))
+        if compile_ is None:
+            # The grammar made a statement node no table entry compiles: a bug here, not in the text.
+            raise TypeError(f"internal error: no compile function for statement {type(node).__name__} in STATEMENTS")
+        eff = compile_(self, node, optional)
         if optional and not isinstance(node, ast.Block) and not self.asks_first(node):
             text = text or _text(node)
             ask = self.add(control.Ask, text=text, yes=text or "yes", no=optional, body=eff)
@@ -851,132 +854,259 @@ class StatementCompiler:
 
     # ---- numbers and conditions ----------------------------------------------
     def num(self, node: Any) -> v.NumExpr:
-        if isinstance(node, ast.Number):
-            return v.Num(node.value)
-        if isinstance(node, ast.It | ast.ThisCard | ast.TopCard):
-            return v.CardId(self.card(node))
-        if isinstance(node, ast.Var):
-            if node.name not in self.params:
-                raise unknown("variable or parameter", node.name, node.pos, sorted(self.params))
+        compile_ = NUMBERS.get(type(node))
+        if compile_ is None:
+            raise CompileError("expected a number here", _pos(node))
+        return compile_(self, node)
+
+    def n_Number(self, node: ast.Number) -> v.NumExpr:
+        return v.Num(node.value)
+
+    def n_card(self, node: ast.It | ast.ThisCard | ast.TopCard) -> v.NumExpr:
+        return v.CardId(self.card(node))
+
+    def n_Var(self, node: ast.Var) -> v.NumExpr:
+        if node.name not in self.params:
+            raise unknown("variable or parameter", node.name, node.pos, sorted(self.params))
+        return v.VarNum(node.name)
+
+    def n_Arith(self, node: ast.Arith) -> v.NumExpr:
+        return v.Arith(1 if node.op == "plus" else -1, self.num(node.left), self.num(node.right))
+
+    def n_Multiply(self, node: ast.Multiply) -> v.NumExpr:
+        return v.Multiply(self.num(node.left), self.num(node.right), printer.show(node))
+
+    def n_Divide(self, node: ast.Divide) -> v.NumExpr:
+        return v.Divide(self.num(node.left), self.num(node.right), node.up, printer.show(node))
+
+    def n_CountCards(self, node: ast.CountCards) -> v.NumExpr:
+        return v.CountCards(self.cardset(node.query))
+
+    def n_CountSymbols(self, node: ast.CountSymbols) -> v.NumExpr:
+        return v.CountSymbols(self.sym(node.symbol), self.cardset(node.cards))
+
+    def n_CountEmpty(self, node: ast.CountEmpty) -> v.NumExpr:
+        return v.CountEmpty(self.group(node.group, node.pos))
+
+    def n_CountTokens(self, node: ast.CountTokens) -> v.NumExpr:
+        return v.CountTokens(self.cardset(node.cards))
+
+    def n_CountTokensOf(self, node: ast.CountTokensOf) -> v.NumExpr:
+        return v.CountTokensOf(self.token_kinds(node.kind, node.pos), self.cardset(node.cards))
+
+    def n_CountNotes(self, node: ast.CountNotes) -> v.NumExpr:
+        return v.CountNotes(node.name)
+
+    def n_Extreme(self, node: ast.Extreme) -> v.NumExpr:
+        return v.Extreme(node.larger, self.num(node.left), self.num(node.right))
+
+    def n_Total(self, node: ast.Total) -> v.NumExpr:
+        if node.prop in self.voc.valued:
+            return v.ValuedTotal(node.prop, self.cardset(node.query), self.valued.get(node.prop, {}))
+        if self.voc.properties.get(node.prop) not in ("number", "expression"):
+            numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
+            raise unknown("number property", node.prop, node.pos, numeric)
+        return v.Total(node.prop, self.cardset(node.query))
+
+    def n_AmongPlayers(self, node: ast.AmongPlayers) -> v.NumExpr:
+        cond = self.cond(node.cond) if node.cond is not None else None
+        return players.AmongPlayers(node.highest, self.num(node.expr), node.who, cond)
+
+    def n_CountPlayers(self, node: ast.CountPlayers) -> v.NumExpr:
+        return players.CountPlayers(node.who, self.cond(node.cond) if node.cond is not None else None)
+
+    def n_HighestProp(self, node: ast.HighestProp) -> v.NumExpr:
+        if self.voc.properties.get(node.prop) not in ("number", "expression"):
+            numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
+            raise unknown("number property", node.prop, node.pos, numeric)
+        return players.HighestProp(node.highest, node.prop, self.cardset(node.cards))
+
+    def n_Ref(self, node: ast.Ref) -> v.NumExpr:
+        number = self.chosen_number(node)
+        if number is not None:
+            return number
+        if node.owner == "the" and self.binds.get(node.name) == "value":
+            if isinstance(self.voc.properties.get(self.chosen_values.get(node.name, "")), list):
+                raise CompileError(
+                    f"'the {node.name}' is a word: compare it with 'whose ... is the {node.name}'", node.pos
+                )
             return v.VarNum(node.name)
-        if isinstance(node, ast.Arith):
-            return v.Arith(1 if node.op == "plus" else -1, self.num(node.left), self.num(node.right))
-        if isinstance(node, ast.Multiply):
-            return v.Multiply(self.num(node.left), self.num(node.right), printer.show(node))
-        if isinstance(node, ast.Divide):
-            return v.Divide(self.num(node.left), self.num(node.right), node.up, printer.show(node))
-        if isinstance(node, ast.CountCards):
-            return v.CountCards(self.cardset(node.query))
-        if isinstance(node, ast.CountSymbols):
-            return v.CountSymbols(self.sym(node.symbol), self.cardset(node.cards))
-        if isinstance(node, ast.CountEmpty):
-            return v.CountEmpty(self.group(node.group, node.pos))
-        if isinstance(node, ast.CountTokens):
-            return v.CountTokens(self.cardset(node.cards))
-        if isinstance(node, ast.CountTokensOf):
-            return v.CountTokensOf(self.token_kinds(node.kind, node.pos), self.cardset(node.cards))
-        if isinstance(node, ast.CountNotes):
-            return v.CountNotes(node.name)
-        if isinstance(node, ast.Extreme):
-            return v.Extreme(node.larger, self.num(node.left), self.num(node.right))
-        if isinstance(node, ast.Total):
-            if node.prop in self.voc.valued:
-                return v.ValuedTotal(node.prop, self.cardset(node.query), self.valued.get(node.prop, {}))
-            if self.voc.properties.get(node.prop) not in ("number", "expression"):
-                numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
-                raise unknown("number property", node.prop, node.pos, numeric)
-            return v.Total(node.prop, self.cardset(node.query))
-        if isinstance(node, ast.AmongPlayers):
-            cond = self.cond(node.cond) if node.cond is not None else None
-            return players.AmongPlayers(node.highest, self.num(node.expr), node.who, cond)
-        if isinstance(node, ast.CountPlayers):
-            return players.CountPlayers(node.who, self.cond(node.cond) if node.cond is not None else None)
-        if isinstance(node, ast.HighestProp):
-            if self.voc.properties.get(node.prop) not in ("number", "expression"):
-                numeric = [p for p, t in self.voc.properties.items() if t in ("number", "expression")]
-                raise unknown("number property", node.prop, node.pos, numeric)
-            return players.HighestProp(node.highest, node.prop, self.cardset(node.cards))
-        if isinstance(node, ast.Ref):
-            number = self.chosen_number(node)
-            if number is not None:
-                return number
-            if node.owner == "the" and self.binds.get(node.name) == "value":
-                if isinstance(self.voc.properties.get(self.chosen_values.get(node.name, "")), list):
-                    raise CompileError(
-                        f"'the {node.name}' is a word: compare it with 'whose ... is the {node.name}'", node.pos
-                    )
-                return v.VarNum(node.name)
-            counters = self.voc.counter_words
-            if node.owner in ("opponent", "your") and node.name in self.voc.quantities:
-                return abilities.Quantity(node.name, self.quantity(node.name, node.pos), node.owner == "opponent")
-            if node.owner == "opponent":
-                name = counters.get(node.name)
-                if name is not None and self.voc.counters[name].per_player:
-                    return v.OpponentCounter(name)
+        counters = self.voc.counter_words
+        if node.owner in ("opponent", "your") and node.name in self.voc.quantities:
+            return abilities.Quantity(node.name, self.quantity(node.name, node.pos), node.owner == "opponent")
+        if node.owner == "opponent":
+            name = counters.get(node.name)
+            if name is not None and self.voc.counters[name].per_player:
+                return v.OpponentCounter(name)
+            return v.ZoneSize(self.zone(node))
+        if node.owner == "your":
+            name = counters.get(node.name)
+            if name is not None and self.voc.counters[name].per_player:
+                return v.PlayerCounter(name)
+            if node.name == "seat":
+                return v.Seat()
+            if node.name in self.voc.zones and self.voc.zones[node.name].per_player:
                 return v.ZoneSize(self.zone(node))
-            if node.owner == "your":
-                name = counters.get(node.name)
-                if name is not None and self.voc.counters[name].per_player:
-                    return v.PlayerCounter(name)
-                if node.name == "seat":
-                    return v.Seat()
-                if node.name in self.voc.zones and self.voc.zones[node.name].per_player:
-                    return v.ZoneSize(self.zone(node))
-                raise unknown(
-                    "counter or quantity",
-                    node.name,
-                    node.pos,
-                    [w for w, c in counters.items() if self.voc.counters[c].per_player] + list(self.voc.quantities),
-                )
-            if node.owner == "the":
-                name = counters.get(node.name)
-                if name is not None and not self.voc.counters[name].per_player:
-                    return v.SharedCounter(name)
-                if self.binds.get(node.name) == "card":
-                    return v.CardId(v.CardVar(node.name))
-                if node.name in self.voc.zones or self.binds.get(node.name) == "zone":
-                    return v.ZoneSize(self.zone(node))
-                raise unknown(
-                    "shared counter",
-                    node.name,
-                    node.pos,
-                    [w for w, c in counters.items() if not self.voc.counters[c].per_player],
-                )
-            if self.voc.properties.get(node.name) == "zone":
-                return v.ZoneSize(self._prop(node, "zone"))
-            return self._prop(node, "number")
-        raise CompileError("expected a number here", _pos(node))
+            raise unknown(
+                "counter or quantity",
+                node.name,
+                node.pos,
+                [w for w, c in counters.items() if self.voc.counters[c].per_player] + list(self.voc.quantities),
+            )
+        if node.owner == "the":
+            name = counters.get(node.name)
+            if name is not None and not self.voc.counters[name].per_player:
+                return v.SharedCounter(name)
+            if self.binds.get(node.name) == "card":
+                return v.CardId(v.CardVar(node.name))
+            if node.name in self.voc.zones or self.binds.get(node.name) == "zone":
+                return v.ZoneSize(self.zone(node))
+            raise unknown(
+                "shared counter",
+                node.name,
+                node.pos,
+                [w for w, c in counters.items() if not self.voc.counters[c].per_player],
+            )
+        if self.voc.properties.get(node.name) == "zone":
+            return v.ZoneSize(self._prop(node, "zone"))
+        return self._prop(node, "number")
 
     def cond(self, node: Any) -> v.Cond:
-        if isinstance(node, ast.Compare):
-            return v.Compare(node.op, self.num(node.left), self.num(node.right))
-        if isinstance(node, ast.IsEmpty):
-            return v.IsZero(self.num(node.subject), node.negated)
-        if isinstance(node, ast.IsFacing):
-            return v.IsFacing(self.card(node.subject), node.facing == "face-up")
-        if isinstance(node, ast.IsIn):
-            return v.IsIn(self.card(node.subject), self.zone(node.zone, several=True))
-        if isinstance(node, ast.IsMarked):
-            return v.IsMarked(self.card(node.subject), node.name, node.negated)
-        if isinstance(node, ast.IsCopy):
-            if node.card_id not in self.card_ids:
-                raise unknown("card id", node.card_id, node.card_pos, sorted(self.card_ids))
-            return v.IsCopy(self.card(node.subject), node.card_id, node.negated)
-        if isinstance(node, ast.IsNoted):
-            return v.IsNoted(self.text(node.subject, node.pos), node.name)
-        if isinstance(node, ast.AnyOf):
-            return v.AnyOf(tuple(self.cond(c) for c in node.conds))
-        if isinstance(node, ast.Not):
-            return v.NotCond(self.cond(node.cond))
-        if isinstance(node, ast.AllOf):
-            return v.AllOf(tuple(self.cond(c) for c in node.conds))
-        if isinstance(node, ast.CanUse):
-            return abilities.CanUse(self.window(node.window, node.pos), self.listeners)
-        if isinstance(node, ast.PlayersCond):
-            return players.PlayersCond(node.quantifier, node.who, self.cond(node.cond))
-        if isinstance(node, ast.InOrder):
-            return players.InOrder()
-        raise CompileError("expected a condition here", _pos(node))
+        compile_ = CONDITIONS.get(type(node))
+        if compile_ is None:
+            raise CompileError("expected a condition here", _pos(node))
+        return compile_(self, node)
+
+    def c_Compare(self, node: ast.Compare) -> v.Cond:
+        return v.Compare(node.op, self.num(node.left), self.num(node.right))
+
+    def c_IsEmpty(self, node: ast.IsEmpty) -> v.Cond:
+        return v.IsZero(self.num(node.subject), node.negated)
+
+    def c_IsFacing(self, node: ast.IsFacing) -> v.Cond:
+        return v.IsFacing(self.card(node.subject), node.facing == "face-up")
+
+    def c_IsIn(self, node: ast.IsIn) -> v.Cond:
+        return v.IsIn(self.card(node.subject), self.zone(node.zone, several=True))
+
+    def c_IsMarked(self, node: ast.IsMarked) -> v.Cond:
+        return v.IsMarked(self.card(node.subject), node.name, node.negated)
+
+    def c_IsCopy(self, node: ast.IsCopy) -> v.Cond:
+        if node.card_id not in self.card_ids:
+            raise unknown("card id", node.card_id, node.card_pos, sorted(self.card_ids))
+        return v.IsCopy(self.card(node.subject), node.card_id, node.negated)
+
+    def c_IsNoted(self, node: ast.IsNoted) -> v.Cond:
+        return v.IsNoted(self.text(node.subject, node.pos), node.name)
+
+    def c_AnyOf(self, node: ast.AnyOf) -> v.Cond:
+        return v.AnyOf(tuple(self.cond(c) for c in node.conds))
+
+    def c_Not(self, node: ast.Not) -> v.Cond:
+        return v.NotCond(self.cond(node.cond))
+
+    def c_AllOf(self, node: ast.AllOf) -> v.Cond:
+        return v.AllOf(tuple(self.cond(c) for c in node.conds))
+
+    def c_CanUse(self, node: ast.CanUse) -> v.Cond:
+        return abilities.CanUse(self.window(node.window, node.pos), self.listeners)
+
+    def c_PlayersCond(self, node: ast.PlayersCond) -> v.Cond:
+        return players.PlayersCond(node.quantifier, node.who, self.cond(node.cond))
+
+    def c_InOrder(self, node: ast.InOrder) -> v.Cond:
+        return players.InOrder()
+
+
+# One table per syntax category, from node type to the method that compiles it. A new
+# statement adds one line here and one s_ method above (see docs/architecture.md).
+StatementCompile = Callable[[StatementCompiler, Any, str], Effect]
+NumberCompile = Callable[[StatementCompiler, Any], v.NumExpr]
+ConditionCompile = Callable[[StatementCompiler, Any], v.Cond]
+
+STATEMENTS: dict[type, StatementCompile] = {
+    ast.Block: StatementCompiler.s_Block,
+    ast.Alternatives: StatementCompiler.s_Alternatives,
+    ast.May: StatementCompiler.s_May,
+    ast.If: StatementCompiler.s_If,
+    ast.Repeat: StatementCompiler.s_Repeat,
+    ast.ForPlayers: StatementCompiler.s_ForPlayers,
+    ast.ForCards: StatementCompiler.s_ForCards,
+    ast.ChooseCard: StatementCompiler.s_ChooseCard,
+    ast.ChooseZone: StatementCompiler.s_ChooseZone,
+    ast.Move: StatementCompiler.s_Move,
+    ast.Tuck: StatementCompiler.s_Tuck,
+    ast.Flip: StatementCompiler.s_Flip,
+    ast.Draw: StatementCompiler.s_Draw,
+    ast.Shuffle: StatementCompiler.s_Shuffle,
+    ast.CounterChange: StatementCompiler.s_CounterChange,
+    ast.FillSlot: StatementCompiler.s_FillSlot,
+    ast.Let: StatementCompiler.s_Let,
+    ast.SetVar: StatementCompiler.s_SetVar,
+    ast.DoSection: StatementCompiler.s_DoSection,
+    ast.Mark: StatementCompiler.s_Mark,
+    ast.ClearMarks: StatementCompiler.s_ClearMarks,
+    ast.Peek: StatementCompiler.s_Peek,
+    ast.TakeTokenOf: StatementCompiler.s_TakeTokenOf,
+    ast.PutToken: StatementCompiler.s_PutToken,
+    ast.Note: StatementCompiler.s_Note,
+    ast.ClearNotes: StatementCompiler.s_ClearNotes,
+    ast.ChooseKind: StatementCompiler.s_ChooseKind,
+    ast.ChoosePlayer: StatementCompiler.s_ChoosePlayer,
+    ast.ForChosen: StatementCompiler.s_ForChosen,
+    ast.ForPlayersWhere: StatementCompiler.s_ForPlayersWhere,
+    ast.ChooseValue: StatementCompiler.s_ChooseValue,
+    ast.TurnOrder: StatementCompiler.s_TurnOrder,
+    ast.OnlyIf: StatementCompiler.s_OnlyIf,
+    ast.Given: StatementCompiler.s_Given,
+    ast.Nothing: StatementCompiler.s_Nothing,
+    ast.Call: StatementCompiler.s_Call,
+    ast.Event: StatementCompiler.s_Event,
+    ast.AnswerFirst: StatementCompiler.s_AnswerFirst,
+    ast.Announce: StatementCompiler.s_Announce,
+    ast.UseAbilities: StatementCompiler.s_UseAbilities,
+    ast.Lasting: StatementCompiler.s_Lasting,
+}
+
+NUMBERS: dict[type, NumberCompile] = {
+    ast.Number: StatementCompiler.n_Number,
+    ast.It: StatementCompiler.n_card,
+    ast.ThisCard: StatementCompiler.n_card,
+    ast.TopCard: StatementCompiler.n_card,
+    ast.Var: StatementCompiler.n_Var,
+    ast.Arith: StatementCompiler.n_Arith,
+    ast.Multiply: StatementCompiler.n_Multiply,
+    ast.Divide: StatementCompiler.n_Divide,
+    ast.CountCards: StatementCompiler.n_CountCards,
+    ast.CountSymbols: StatementCompiler.n_CountSymbols,
+    ast.CountEmpty: StatementCompiler.n_CountEmpty,
+    ast.CountTokens: StatementCompiler.n_CountTokens,
+    ast.CountTokensOf: StatementCompiler.n_CountTokensOf,
+    ast.CountNotes: StatementCompiler.n_CountNotes,
+    ast.Extreme: StatementCompiler.n_Extreme,
+    ast.Total: StatementCompiler.n_Total,
+    ast.AmongPlayers: StatementCompiler.n_AmongPlayers,
+    ast.CountPlayers: StatementCompiler.n_CountPlayers,
+    ast.HighestProp: StatementCompiler.n_HighestProp,
+    ast.Ref: StatementCompiler.n_Ref,
+}
+
+CONDITIONS: dict[type, ConditionCompile] = {
+    ast.Compare: StatementCompiler.c_Compare,
+    ast.IsEmpty: StatementCompiler.c_IsEmpty,
+    ast.IsFacing: StatementCompiler.c_IsFacing,
+    ast.IsIn: StatementCompiler.c_IsIn,
+    ast.IsMarked: StatementCompiler.c_IsMarked,
+    ast.IsCopy: StatementCompiler.c_IsCopy,
+    ast.IsNoted: StatementCompiler.c_IsNoted,
+    ast.AnyOf: StatementCompiler.c_AnyOf,
+    ast.Not: StatementCompiler.c_Not,
+    ast.AllOf: StatementCompiler.c_AllOf,
+    ast.CanUse: StatementCompiler.c_CanUse,
+    ast.PlayersCond: StatementCompiler.c_PlayersCond,
+    ast.InOrder: StatementCompiler.c_InOrder,
+}
 
 
 STATEMENT_WORDS = [

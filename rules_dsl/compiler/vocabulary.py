@@ -9,7 +9,7 @@ import attrs
 from rules_dsl.compiler.words import check_one_meaning
 from rules_dsl.errors import suggest
 from rules_dsl.packs import shape
-from rules_dsl.packs.loader import Problems, key_loc, value_loc
+from rules_dsl.packs.loader import Problems, key_loc, unknown_keys, value_loc
 from rules_dsl.packs.model import Loc
 from rules_dsl.rules import CounterType, ZoneType
 
@@ -162,14 +162,7 @@ def _read_quantities(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) 
         return
     for name, spec in value.items():
         if hasattr(spec, "items"):
-            extra = set(spec) - {"start", "means"}
-            if extra:
-                problems.add(
-                    key_loc(spec, sorted(extra)[0], loc.file),
-                    f"unknown key {sorted(extra)[0]!r} in quantity {name!r}",
-                    expected=["means", "start"],
-                    suggestion=suggest(str(sorted(extra)[0]), ["start", "means"]),
-                )
+            unknown_keys(spec, shape.QUANTITY, loc.file, problems, f"in quantity {name!r}", only_first=True)
             start = spec.get("start", 0)
             if isinstance(start, bool) or not isinstance(start, int | str):
                 problems.add(value_loc(value, name, loc.file), f"quantity {name!r} starts at a number or a parameter")
@@ -225,14 +218,7 @@ def _read_kinds(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> No
         if isinstance(v, str):
             voc.kinds[str(k)] = v
         elif hasattr(v, "items"):
-            for field in v:
-                if field not in KIND_KEYS:
-                    problems.add(
-                        key_loc(v, field, loc.file),
-                        f"unknown key {field!r} for kind {k!r}",
-                        expected=sorted(KIND_KEYS),
-                        suggestion=suggest(str(field), KIND_KEYS),
-                    )
+            unknown_keys(v, shape.KIND, loc.file, problems, f"for kind {k!r}")
             voc.kinds[str(k)] = str(v.get("plural", f"{k}s"))
             back = v.get("back", [])
             voc.backs[str(k)] = tuple(_names(back, kloc, "back", problems))
@@ -275,14 +261,7 @@ def _read_counters(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) ->
         if not hasattr(spec, "items"):
             problems.add(cloc, f"counter {name!r} must be a mapping such as {{per: player}}")
             continue
-        for field in spec:
-            if field not in COUNTER_KEYS:
-                problems.add(
-                    key_loc(spec, field, loc.file),
-                    f"unknown key {field!r} for counter {name!r}",
-                    expected=sorted(COUNTER_KEYS),
-                    suggestion=suggest(str(field), COUNTER_KEYS),
-                )
+        unknown_keys(spec, shape.COUNTER, loc.file, problems, f"for counter {name!r}")
         per = spec.get("per", "player")
         if per not in ("player", "game"):
             problems.add(value_loc(spec, "per", loc.file), "per must be 'player' or 'game'")
@@ -310,14 +289,7 @@ def _read_zones(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> No
         if not hasattr(spec, "items"):
             problems.add(zloc, f"zone {name!r} must be a mapping such as {{per: player}}")
             continue
-        for field in spec:
-            if field not in ZONE_KEYS:
-                problems.add(
-                    key_loc(spec, field, loc.file),
-                    f"unknown key {field!r} for zone {name!r}",
-                    expected=sorted(ZONE_KEYS),
-                    suggestion=suggest(str(field), ZONE_KEYS),
-                )
+        unknown_keys(spec, shape.ZONE, loc.file, problems, f"for zone {name!r}")
         per = spec.get("per", "game")
         vis = spec.get("visibility", "public")
         facing = spec.get("facing", "")

@@ -72,6 +72,26 @@ class Problems:
             raise PackError(self.items)
 
 
+def unknown_keys(
+    node: Any, record: shape.Record, file: str, problems: Problems, where: str, only_first: bool = False
+) -> bool:
+    """Report each key of a mapping that `record` (its declaration in shape.py) does not
+    name, at its line, as "unknown key 'x' <where>" with the keys expected and a suggestion.
+    `only_first`: just the first such key in sorted order. True if there was one."""
+    known = record.names()
+    unknown = [key for key in node if key not in known]
+    if only_first:
+        unknown = sorted(unknown)[:1]
+    for key in unknown:
+        problems.add(
+            key_loc(node, key, file),
+            f"unknown key {key!r} {where}",
+            expected=sorted(known),
+            suggestion=suggest(str(key), known),
+        )
+    return bool(unknown)
+
+
 def key_loc(node: Any, key: Any, file: str) -> Loc:
     try:
         line, col = node.lc.key(key)
@@ -200,14 +220,7 @@ def load_pack(folder: str | Path, problems: Problems) -> PackSource | None:
         if manifest is not None:
             problems.add(Loc(mfile, 1, 1), "the manifest must be a mapping (id: ..., name: ...)")
         return None
-    for key in manifest:
-        if key not in MANIFEST_KEYS:
-            problems.add(
-                key_loc(manifest, key, mfile),
-                f"unknown key {key!r} in the manifest",
-                expected=sorted(MANIFEST_KEYS),
-                suggestion=suggest(str(key), MANIFEST_KEYS),
-            )
+    unknown_keys(manifest, shape.MANIFEST, mfile, problems, "in the manifest")
     pack_id = manifest.get("id")
     if pack_id is not None and pack_id != "" and not isinstance(pack_id, str):
         problems.add(value_loc(manifest, "id", mfile), f"a pack id is a word such as 'base', not {pack_id!r}")

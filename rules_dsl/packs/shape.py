@@ -249,6 +249,7 @@ ZONE_GROUP_MEMBER = OneOf(
 )
 WILD_CARD = Record(fields={"card": _f(Str(), required=True), "while": _f(CONDITION, required=True)})
 
+QUANTITY = Record(fields={"start": _f(NUMBER_OR_PARAM), "means": _f(Str())})
 VOCABULARY = Record(
     doc="The words card and rules text may use (docs/modding.md#vocabulary).",
     fields={
@@ -281,7 +282,7 @@ VOCABULARY = Record(
                 value=OneOf(
                     options=(
                         Str(),
-                        Record(fields={"start": _f(NUMBER_OR_PARAM), "means": _f(Str())}),
+                        QUANTITY,
                     )
                 )
             ),
