@@ -9,7 +9,7 @@ from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, t
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr
 from rules_dsl.errors import RulesError
-from rules_dsl.numbers import bounded
+from rules_dsl.numbers import MAX_VALUE, bounded
 from rules_dsl.state import Frame, GameState, without
 
 
@@ -199,7 +199,8 @@ class Gain(Effect):
         if n <= 0:
             return True
         values = st.counters[self.counter]
-        values[fr.player] = bounded(values[fr.player] + n, self.text)
+        total = values[fr.player] + n
+        values[fr.player] = total if total <= MAX_VALUE else bounded(total, self.text)
         if self.supply:
             st.shared[self.supply] = max(0, st.shared[self.supply] - n)
         watched = st.rules.watch_counters
