@@ -61,7 +61,7 @@ class Arith:
 
 @attrs.frozen
 class Multiply:
-    """`3 times your influence`: binds tighter than plus and minus."""
+    """`3 times your coins`: binds tighter than plus and minus."""
 
     left: Expr
     right: Expr
@@ -70,7 +70,7 @@ class Multiply:
 
 @attrs.frozen
 class Divide:
-    """`your fighters divided by 2 rounded up`: a whole number, rounded down unless `up`."""
+    """`your coins divided by 2 rounded up`: a whole number, rounded down unless `up`."""
 
     left: Expr
     right: Expr
@@ -503,7 +503,7 @@ class IsCopy:
 
 @attrs.frozen
 class CallArg:
-    """`ships: fighters` in a call: the word a named parameter stands for."""
+    """`prize: coins` in a call: the word a named parameter stands for."""
 
     name: str
     word: str

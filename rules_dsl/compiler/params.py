@@ -1,4 +1,4 @@
-"""A procedure's named parameters: `given a counter ships` in it, `using ships: fighters` at a call.
+"""A procedure's named parameters: `given a counter prize` in it, `using prize: coins` at a call.
 
 A parameter stands for a word (a counter, a property, ...), not a value, so each call is
 compiled on a copy of the procedure's syntax tree with the parameters' words put in

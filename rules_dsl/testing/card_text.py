@@ -201,7 +201,7 @@ class _Grammar:
         )
 
     def using(self) -> Text:
-        # `using ships: fighters, icons: fighter-icons`: a word for each named parameter
+        # `using prize: coins, pile: deck`: a word for each named parameter
         arg = st.tuples(self.name, self.any_name).map(lambda t: f"{t[0]}: {t[1]}")
         return st.lists(arg, min_size=1, max_size=3).map(lambda a: "using " + ", ".join(a))
 
