@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from rules_dsl import ast
+from rules_dsl.compiler.compile_error import CompileError
 from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.errors import suggest
 
@@ -22,15 +23,6 @@ KINDS = ("counter", "property", "value", "token", "zone", "kind", "symbol", "pro
 RESERVED = frozenset(
     {"it", "its", "your", "the", "this", "card", "cards", "player", "players", "opponent", "opponents"}
 )
-
-
-class ParamError(Exception):
-    def __init__(self, message: str, pos: ast.Pos, expected: list[str] | None = None, suggestion: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
-        self.expected = expected or []
-        self.suggestion = suggestion
 
 
 def given(tree: Any) -> ast.Given | None:
@@ -64,18 +56,18 @@ def check_given(decl: ast.Given, voc: Vocabulary, procedures: dict[str, Any]) ->
     seen: set[str] = set()
     for p in decl.params:
         if p.kind not in KINDS:
-            raise ParamError(
+            raise CompileError(
                 f"unknown kind of parameter {p.kind!r}", p.kind_pos, list(KINDS), suggest(p.kind, list(KINDS))
             )
         if p.name in seen:
-            raise ParamError(f"parameter {p.name!r} is given twice", p.pos)
+            raise CompileError(f"parameter {p.name!r} is given twice", p.pos)
         seen.add(p.name)
         if p.name in RESERVED:
-            raise ParamError(f"parameter {p.name!r} is a word of the language; give it a name of its own", p.pos)
+            raise CompileError(f"parameter {p.name!r} is a word of the language; give it a name of its own", p.pos)
         for kind in KINDS:
             if p.name in words_of(kind, voc, procedures):
                 message = f"parameter {p.name!r} is already a {kind} of the pack; give it a name of its own"
-                raise ParamError(message, p.pos)
+                raise CompileError(message, p.pos)
 
 
 def bindings(
@@ -86,25 +78,25 @@ def bindings(
     if decl is None:
         if call.args:
             where = call.args[0].pos
-            raise ParamError(f"{call.name!r} has no named parameters (it does not start with 'given')", where)
+            raise CompileError(f"{call.name!r} has no named parameters (it does not start with 'given')", where)
         return ()
     try:
         check_given(decl, voc, procedures)
-    except ParamError:
+    except CompileError:
         return None  # reported once, at the declaration
     declared = {p.name: p for p in decl.params}
     given_words: dict[str, str] = {}
     for a in call.args:
         if a.name not in declared:
-            raise ParamError(
+            raise CompileError(
                 f"{call.name!r} has no parameter {a.name!r}", a.pos, sorted(declared), suggest(a.name, list(declared))
             )
         if a.name in given_words:
-            raise ParamError(f"parameter {a.name!r} is given twice", a.pos)
+            raise CompileError(f"parameter {a.name!r} is given twice", a.pos)
         kind = declared[a.name].kind
         allowed = words_of(kind, voc, procedures)
         if a.word not in allowed:
-            raise ParamError(
+            raise CompileError(
                 f"{a.name!r} of {call.name!r} takes a {kind}; {a.word!r} is not one",
                 a.word_pos,
                 sorted(allowed),
@@ -114,7 +106,7 @@ def bindings(
     missing = [p.name for p in decl.params if p.name not in given_words]
     if missing:
         example = ", ".join(f"{m}: ..." for m in missing)
-        raise ParamError(f"{call.name!r} needs {', '.join(map(repr, missing))}: add 'using {example}'", call.pos)
+        raise CompileError(f"{call.name!r} needs {', '.join(map(repr, missing))}: add 'using {example}'", call.pos)
     return tuple((p.name, given_words[p.name]) for p in decl.params)
 
 

@@ -9,6 +9,7 @@ import attrs
 
 from rules_dsl import ast, printer
 from rules_dsl.compiler import params as named
+from rules_dsl.compiler.compile_error import CompileError as CompileError  # imported from here by the compiler
 from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.effects import abilities, choices, control, players, primitives
 from rules_dsl.effects import values as v
@@ -19,15 +20,6 @@ from rules_dsl.packs.model import Loc
 
 MAX_PLAYERS = 8
 E = TypeVar("E", bound=Effect)
-
-
-class CompileError(Exception):
-    def __init__(self, message: str, pos: ast.Pos, expected: list[str] | None = None, suggestion: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
-        self.expected = expected or []
-        self.suggestion = suggestion
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...] | None] = {}  # a syntax class's fields; None: not a node
@@ -481,10 +473,7 @@ class StatementCompiler:
                 suggest(node.name, list(self.proc_trees) + STATEMENT_WORDS),
             )
         uses_n = self._uses_n(node.name)
-        try:
-            words = named.bindings(node, named.given(self.proc_trees[node.name][0]), self.voc, self.proc_trees)
-        except named.ParamError as exc:
-            raise CompileError(exc.message, exc.pos, exc.expected, exc.suggestion) from None
+        words = named.bindings(node, named.given(self.proc_trees[node.name][0]), self.voc, self.proc_trees)
         if words is None:
             return self.add(Nothing, text="nothing")
         # "you may build 1 house": the procedure's first choice offers the pass
@@ -680,8 +669,8 @@ class StatementCompiler:
             # compiled at each call with its words; its declaration is checked here
             try:
                 named.check_given(decl, self.voc, self.proc_trees)
-            except named.ParamError as bad:
-                self.proc_errors.append((CompileError(bad.message, bad.pos, bad.expected, bad.suggestion), loc))
+            except CompileError as bad:
+                self.proc_errors.append((bad, loc))
         for exc, loc in self.proc_errors:
             at = text_pos(loc, exc.pos.line, exc.pos.column)
             problems.add(at, exc.message, expected=exc.expected, suggestion=exc.suggestion, width=exc.pos.width)
