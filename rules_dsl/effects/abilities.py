@@ -427,6 +427,21 @@ def _ask_owners(eff: Effect, st: GameState, fr: Frame, moment: str, lis: Listene
     return False
 
 
+def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str) -> tuple[int, int]:
+    """The replacement `_ask_owners` offered and its owner took (`[card, ability, owner]`):
+    its block runs next, as its owner on its card, and `fr` goes on after it (pc 1).
+    Returns the card and the ability."""
+    card, eid, owner = value
+    ab = st.rules.effects[eid]
+    assert isinstance(ab, ReplaceAbility)
+    fr.pc = 1
+    if st.trace is not None:
+        st.trace.append(f"player {fr.player + 1}: {note}")
+    if ab.body is not None:
+        st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))
+    return card, eid
+
+
 def _kept_answer(st: GameState, player: int, moment: str) -> bool | None:
     """The answer `answer MOMENT first` kept for `player` (taken out of the lasting
     entries): True a replacement, False none, None no answer kept."""
@@ -482,14 +497,7 @@ class Replaceable(Effect):
         if value is None:  # passed: the next player may answer
             self.step(st, fr)
             return
-        card, eid, owner = value
-        ab = st.rules.effects[eid]
-        assert isinstance(ab, ReplaceAbility)
-        fr.pc = 1
-        if st.trace is not None:
-            st.trace.append(f"player {fr.player + 1}: {self.moment} replaced")
-        if ab.body is not None:
-            st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))
+        _run_chosen(st, fr, value, f"{self.moment} replaced")
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return self.body.can_start(st, fr)
@@ -523,12 +531,5 @@ class AnswerFirst(Effect):
         if value is None:  # passed: the next player may answer
             self.step(st, fr)
             return
-        card, eid, owner = value
-        ab = st.rules.effects[eid]
-        assert isinstance(ab, ReplaceAbility)
+        card, eid = _run_chosen(st, fr, value, f"{self.moment} answered first")
         st.lasting.append(Lasting(eid, fr.player, card))
-        fr.pc = 1
-        if st.trace is not None:
-            st.trace.append(f"player {fr.player + 1}: {self.moment} answered first")
-        if ab.body is not None:
-            st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))
