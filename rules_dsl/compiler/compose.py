@@ -11,6 +11,7 @@ the other extended: the result would depend on the order they happen to be loade
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -438,6 +439,20 @@ def _items(part: Located, problems: Problems, message: str) -> list[tuple[Any, L
 EXTEND_KEYS = shape.EXTEND.names()
 
 
+def _known(
+    entries: dict[str, Any], known: list[str], what: str, verb: str, file: str, problems: Problems
+) -> Iterator[tuple[str, Any, Loc]]:
+    """The entries of an `extend:` map that name an existing WHAT, with their places; each
+    other one is an error there listing the known names (in the order given)."""
+    for name, spec in entries.items():
+        loc = key_loc(entries, name, file)
+        if name in known:
+            yield name, spec, loc
+        else:
+            hint = suggest(str(name), known)
+            problems.add(loc, f"extend: no {what} {name!r} to {verb}", expected=known, suggestion=hint)
+
+
 def _extend(m: _Merger, pack: str, part: Located) -> None:
     node, file, problems, out = part.value, part.loc.file, m.problems, m.out
     # the part's shape is checked against its declaration; what follows checks the names it uses
@@ -450,42 +465,16 @@ def _extend(m: _Merger, pack: str, part: Located) -> None:
             _around(m, pack, "setup", "setup", out.setup, node["setup"], where["setup"])
     if "phases" in good:
         phases = dict(out.phases)
-        for name, spec in node["phases"].items():
-            loc = key_loc(node["phases"], name, file)
-            if name not in phases:
-                problems.add(
-                    loc,
-                    f"extend: no phase {name!r} to add to",
-                    expected=list(phases),
-                    suggestion=suggest(str(name), phases),
-                )
-                continue
+        for name, spec, loc in _known(node["phases"], list(phases), "phase", "add to", file, problems):
             _around(m, pack, "turn", f"phase {name}", phases[name], spec, loc)
     if "new-phases" in good:
         _new_phases(m, pack, node["new-phases"], where["new-phases"])
     if "procedures" in good:
-        for name, spec in node["procedures"].items():
-            loc = key_loc(node["procedures"], name, file)
-            if name not in out.procedures:
-                problems.add(
-                    loc,
-                    f"extend: no procedure {name!r} to add to",
-                    expected=sorted(out.procedures),
-                    suggestion=suggest(str(name), out.procedures),
-                )
-                continue
+        procedures = sorted(out.procedures)
+        for name, spec, loc in _known(node["procedures"], procedures, "procedure", "add to", file, problems):
             _around(m, pack, f"procedure {name}", f"procedure {name}", out.procedures[name], spec, loc)
     if "steps" in good:
-        for name, spec in node["steps"].items():
-            loc = key_loc(node["steps"], name, file)
-            if name not in out.steps:
-                problems.add(
-                    loc,
-                    f"extend: no step {name!r} to change",
-                    expected=sorted(out.steps),
-                    suggestion=suggest(str(name), out.steps),
-                )
-                continue
+        for name, spec, loc in _known(node["steps"], sorted(out.steps), "step", "change", file, problems):
             owner = out.step_places[name][0]
             _around(m, pack, owner, f"step {name}", out.steps[name], spec, loc)
     if "variants" in good:
