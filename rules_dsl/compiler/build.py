@@ -13,6 +13,7 @@ from rules_dsl.compiler.cards import CARD_FIELDS, MAX_CARDS, MAX_COPIES, CardCom
 from rules_dsl.compiler.features import compile_features
 from rules_dsl.compiler.game_loop import GameLoopCompiling
 from rules_dsl.compiler.invariants import compile_invariants
+from rules_dsl.compiler.link import link
 from rules_dsl.compiler.pack_checks import PackChecks
 from rules_dsl.compiler.pack_parts import BUILTIN_PARAMS, LIMITS, VAR_RE, PackParts
 from rules_dsl.compiler.pack_texts import PackTexts
@@ -229,6 +230,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         if self.problems.items:
             return None
         assert all(e is not None for e in effects)
+        link([e for e in effects if e is not None], loop.watch_every)
         return Rules(
             packs=tuple(s.id for s in self.sources),
             name=self.sources[-1].name,

@@ -17,6 +17,15 @@ from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.errors import RulesLoopError
 from rules_dsl.state import Decision, Frame, GameState
 
+# How a parent starts a child effect, worked out once when the rules are compiled
+# (compiler/link.py) rather than at every step of play:
+RUN = 0  # atomic: executed on the spot, in the parent's frame
+CALL = 1  # a procedure call: its frame is pushed and turned into the body's at once
+TEST = 2  # an `if`: its condition tested on the spot, then the branch started by its own kind
+PUSH = 3  # anything else: a frame of its own, stepped by the interpreter
+# With the rules' end triggers tested after every changing step (`Rules.watch_every`), every
+# child that is not atomic gets PUSH, so the triggers are tested exactly where they were.
+
 
 @attrs.frozen(eq=False)
 class Block(Effect):
@@ -24,25 +33,47 @@ class Block(Effect):
     eid: int
     text: str
     children: tuple[Effect, ...]
+    kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH): set by link
 
     def step(self, st: GameState, fr: Frame) -> None:
+        # Every way through is the one the interpreter would take step by step (an `if`
+        # frame that becomes its branch, a call frame that becomes the procedure's body),
+        # without the frames and steps that change nothing
+        frames = st.frames
         if st.failed:
-            st.frames.pop()
+            frames.pop()
             return
         children = self.children
+        kinds = self.kinds
         n = len(children)
         while fr.pc < n:
-            child = children[fr.pc]
-            fr.pc += 1
-            if child.atomic:
+            i = fr.pc
+            child = children[i]
+            fr.pc = i + 1
+            kind = kinds[i]
+            if kind == TEST:
+                assert isinstance(child, If)
+                if child.cond.test(st, fr):
+                    kind = child.then_kind
+                    branch: Effect | None = child.then
+                else:
+                    kind = child.else_kind
+                    branch = child.otherwise
+                if branch is None:
+                    continue
+                child = branch
+            if kind == RUN:
                 if not child.execute(st, fr):
                     st.failed = True
-                    st.frames.pop()
+                    frames.pop()
                     return
-            else:
-                st.frames.append(Frame(child.eid, fr.player, fr.src, 0, None, None))
-                return
-        st.frames.pop()
+                continue
+            top = Frame(child.eid, fr.player, fr.src, 0, None, None)
+            frames.append(top)
+            if kind == CALL:
+                child.step(st, top)
+            return
+        frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         # "only if" checks change nothing, so look past them; past anything else we cannot look
@@ -95,6 +126,7 @@ class Call(Effect):
     text: str
     proc: Scope
     arg: NumExpr | None
+    body_eid: int = -1  # the procedure's body (set by link: procedures are compiled after their calls)
 
     def step(self, st: GameState, fr: Frame) -> None:
         # a tail call: this frame becomes the procedure's body, with the procedure's
@@ -105,7 +137,7 @@ class Call(Effect):
         if self.arg is not None:
             names["N"] = self.arg.num(st, fr)
         fr.vars = names
-        fr.eid = self.proc.body.eid
+        fr.eid = self.body_eid
         fr.pc = 0
         fr.data = None
 
@@ -214,6 +246,8 @@ class If(Effect):
     cond: Cond
     then: Effect
     otherwise: Effect | None
+    then_kind: int = PUSH  # how a block starts each branch (set by link)
+    else_kind: int = PUSH
 
     def step(self, st: GameState, fr: Frame) -> None:
         branch = self.then if self.cond.test(st, fr) else self.otherwise
