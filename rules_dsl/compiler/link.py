@@ -3,8 +3,8 @@ every step, now that every effect exists (procedures are compiled after the call
 name them, and which moments have listeners is known only once every card is compiled).
 
 The effects are frozen; this pass fills their derived fields (`kinds`, `then_kind`,
-`else_kind`, `body_eid`) once, before the rules are handed out, so nothing changes them
-while games are played.
+`else_kind`, `body_eid`, `always`) once, before the rules are handed out, so nothing
+changes them while games are played.
 """
 
 from __future__ import annotations
@@ -38,10 +38,47 @@ def branch_kind(eff: Effect | None, watch_every: bool) -> int:
     return control.PUSH if kind == control.TEST else kind
 
 
+def always_starts(eff: Effect, memo: dict[int, bool]) -> bool:
+    """Whether `eff.can_start` answers True whatever the state, without asking anything
+    that could fail: then the answer is known now and the question need not be asked in play.
+    It follows `can_start` of each kind exactly; a kind it does not know is asked."""
+    if id(eff) in memo:
+        return memo[id(eff)]
+    memo[id(eff)] = False  # a procedure that reaches itself is asked (and reported) in play
+    if type(eff).can_start is Effect.can_start:
+        answer = True
+    elif isinstance(eff, control.Block):
+        answer = True  # no children: nothing stops it
+        for child in eff.children:
+            if isinstance(child, control.OnlyIf):
+                answer = False  # a condition on the state
+            elif not child.atomic or isinstance(child, control.Guard):
+                answer = always_starts(child, memo)
+            break
+    elif isinstance(eff, control.Call):
+        answer = eff.arg is None and always_starts(eff.proc.body, memo)
+    elif isinstance(eff, control.Scope | control.Ask):
+        answer = always_starts(eff.body, memo)
+    elif isinstance(eff, control.Loop):
+        answer = eff.at_most
+    elif isinstance(eff, control.Alternatives):
+        answer = bool(eff.options) and always_starts(eff.options[0], memo)
+    else:
+        answer = False
+    memo[id(eff)] = answer
+    return answer
+
+
 def link(effects: Sequence[Effect], watch_every: bool) -> None:
+    memo: dict[int, bool] = {}
     for eff in effects:
         if isinstance(eff, control.Call):
             object.__setattr__(eff, "body_eid", eff.proc.body.eid)
+    for eff in effects:
+        if isinstance(eff, control.Block | control.Call):
+            object.__setattr__(eff, "always", always_starts(eff, memo))
+        elif isinstance(eff, control.Alternatives):
+            object.__setattr__(eff, "always", tuple(always_starts(o, memo) for o in eff.options))
     for eff in effects:
         if isinstance(eff, control.Block):
             object.__setattr__(eff, "kinds", tuple(start_kind(c, watch_every) for c in eff.children))

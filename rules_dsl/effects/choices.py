@@ -109,13 +109,18 @@ class ChooseCard(Guard):
         st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        frames = st.frames
         if value < 0:
             st.failed = True
         else:
-            bind(st, "it", value)
-            if self.name != "it":
-                bind(st, self.name, value)
-        st.frames.pop()
+            # as `bind` twice, with one walk: both names go to the nearest scope
+            for i in range(len(frames) - 1, -1, -1):
+                names = frames[i].vars
+                if names is not None:
+                    names["it"] = value
+                    names[self.name] = value
+                    break
+        frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return bool(self.query.cards(st, fr))

@@ -34,6 +34,7 @@ class Block(Effect):
     text: str
     children: tuple[Effect, ...]
     kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH): set by link
+    always: bool = False  # can_start is True whatever the state (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         # Every way through is the one the interpreter would take step by step (an `if`
@@ -76,6 +77,8 @@ class Block(Effect):
         frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
+        if self.always:
+            return True
         # "only if" checks change nothing, so look past them; past anything else we cannot look
         for child in self.children:
             if not child.atomic or (isinstance(child, Guard) and not isinstance(child, OnlyIf)):
@@ -127,6 +130,7 @@ class Call(Effect):
     proc: Scope
     arg: NumExpr | None
     body_eid: int = -1  # the procedure's body (set by link: procedures are compiled after their calls)
+    always: bool = False  # can_start is True whatever the state (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         # a tail call: this frame becomes the procedure's body, with the procedure's
@@ -142,6 +146,8 @@ class Call(Effect):
         fr.data = None
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
+        if self.always:
+            return True
         # a procedure whose first step is to call itself would ask itself for ever
         st.probe_depth += 1
         try:
@@ -171,13 +177,15 @@ class Alternatives(Effect):
     text: str
     options: tuple[Effect, ...]
     labels: tuple[str, ...]
+    always: tuple[bool, ...] = ()  # per option: it can start whatever the state (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 1:
             st.failed = False
             st.frames.pop()
             return
-        doable = [i for i, o in enumerate(self.options) if o.can_start(st, fr)]
+        always = self.always
+        doable = [i for i, o in enumerate(self.options) if always[i] or o.can_start(st, fr)]
         if not doable:
             st.failed = True
             st.frames.pop()
@@ -190,7 +198,7 @@ class Alternatives(Effect):
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1
-        push(st, self.options[value].eid, fr.player, fr.src)
+        st.frames.append(Frame(self.options[value].eid, fr.player, fr.src, 0, None, None))
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return any(o.can_start(st, fr) for o in self.options)
@@ -233,7 +241,7 @@ class Optional(Effect):
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:
             fr.pc = 1
-            push(st, self.body.eid, fr.player, fr.src)
+            st.frames.append(Frame(self.body.eid, fr.player, fr.src, 0, None, None))
             return
         st.failed = False
         st.frames.pop()
@@ -290,7 +298,7 @@ class Loop(Effect):
             return
         if left > 0:
             fr.data[0] = left - 1
-        push(st, self.body.eid, fr.player, fr.src)
+        st.frames.append(Frame(self.body.eid, fr.player, fr.src, 0, None, None))
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         if self.at_most:
@@ -324,7 +332,7 @@ class ForPlayers(Effect):
             return
         fr.data[0] = i + 1
         player = (fr.player + i) % n if self.opponents_only else (st.active + i) % n
-        push(st, self.body.eid, player, fr.src, scope=True)
+        st.frames.append(Frame(self.body.eid, player, fr.src, 0, {}, None))
 
 
 @attrs.frozen(eq=False)
