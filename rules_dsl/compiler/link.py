@@ -16,7 +16,7 @@ from rules_dsl.effects.base import Effect
 
 
 def start_kind(eff: Effect, watch_every: bool) -> int:
-    """How a block starts `eff` (control.RUN, CALL, TEST or PUSH)."""
+    """How a block starts `eff` (control.RUN, CALL, TEST, PUSH or STEP)."""
     if eff.atomic:
         return control.RUN
     if watch_every:  # the end triggers are tested between the steps: keep every step
@@ -25,7 +25,9 @@ def start_kind(eff: Effect, watch_every: bool) -> int:
         return control.CALL
     if type(eff) is control.If:
         return control.TEST
-    return control.PUSH
+    if isinstance(eff, control.Block):
+        return control.PUSH
+    return control.STEP
 
 
 def branch_kind(eff: Effect | None, watch_every: bool) -> int:

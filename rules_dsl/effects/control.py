@@ -22,7 +22,9 @@ from rules_dsl.state import Decision, Frame, GameState
 RUN = 0  # atomic: executed on the spot, in the parent's frame
 CALL = 1  # a procedure call: its frame is pushed and turned into the body's at once
 TEST = 2  # an `if`: its condition tested on the spot, then the branch started by its own kind
-PUSH = 3  # anything else: a frame of its own, stepped by the interpreter
+PUSH = 3  # a frame of its own, stepped by the interpreter (a block: blocks would nest in Python)
+STEP = 4  # a frame of its own, stepped at once, as the interpreter would next; when that
+# finishes it (nothing to ask, or a choice with one option), the block goes on
 # With the rules' end triggers tested after every changing step (`Rules.watch_every`), every
 # child that is not atomic gets PUSH, so the triggers are tested exactly where they were.
 
@@ -33,7 +35,7 @@ class Block(Effect):
     eid: int
     text: str
     children: tuple[Effect, ...]
-    kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH): set by link
+    kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH, STEP): set by link
     always: bool = False  # can_start is True whatever the state (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
@@ -71,9 +73,14 @@ class Block(Effect):
                 continue
             top = Frame(child.eid, fr.player, fr.src, 0, None, None)
             frames.append(top)
-            if kind == CALL:
-                child.step(st, top)
-            return
+            if kind == PUSH:
+                return
+            child.step(st, top)  # CALL or STEP: no other effect's step steps another
+            if kind == CALL or frames[-1] is not fr or st.pending is not None:
+                return
+            if st.failed:
+                frames.pop()
+                return
         frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
