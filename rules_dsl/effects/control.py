@@ -49,11 +49,19 @@ class Block(Effect):
         children = self.children
         kinds = self.kinds
         n = len(children)
-        while fr.pc < n:
-            i = fr.pc
+        i = fr.pc  # kept in a local; fr.pc is set before anything else can see it
+        while i < n:
             child = children[i]
-            fr.pc = i + 1
             kind = kinds[i]
+            i += 1
+            if kind == RUN:
+                if not child.execute(st, fr):
+                    fr.pc = i
+                    st.failed = True
+                    frames.pop()
+                    return
+                continue
+            fr.pc = i
             if kind == TEST:
                 assert isinstance(child, If)
                 if child.cond.test(st, fr):
@@ -65,12 +73,12 @@ class Block(Effect):
                 if branch is None:
                     continue
                 child = branch
-            if kind == RUN:
-                if not child.execute(st, fr):
-                    st.failed = True
-                    frames.pop()
-                    return
-                continue
+                if kind == RUN:
+                    if not child.execute(st, fr):
+                        st.failed = True
+                        frames.pop()
+                        return
+                    continue
             top = Frame(child.eid, fr.player, fr.src, 0, None, None)
             frames.append(top)
             if kind == PUSH:
@@ -81,6 +89,7 @@ class Block(Effect):
             if st.failed:
                 frames.pop()
                 return
+        fr.pc = i
         frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
