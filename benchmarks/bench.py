@@ -22,7 +22,7 @@ both sides' statistics (turns, decisions and scores per game, end reasons) with 
 difference in standard errors, so a rules reading that drifts on one side shows.
 
 What each line measures:
-  playouts   random bots, `apply_fast` (the batch path): Learning Game 2p, full game 4p
+  playouts   random bots, `apply_fast` (the batch path): Learning Game 2p, full game 4p, Escalation 4p
   clone      `state.clone()` of a 4-player mid-game state (the full game, seed 7, 250 decisions)
   json       of that state: `to_json` + `from_json` (serialize, plain round trip), and
              `Engine.from_json` (checked load: fields checked and the log replayed)
@@ -149,9 +149,14 @@ def _best(fn: Any, number: int, repeat: int = 5) -> float:
 def measure_playouts(scale: float) -> dict[str, Any]:
     from rules_dsl.engine import Engine
 
-    engine = Engine.for_pack("base")
+    base = Engine.for_pack("base")
+    escalation = Engine.for_pack("escalation")
     out: dict[str, Any] = {}
-    for key, players, variants, games in (("learning_2p", 2, ["learning"], 400), ("full_4p", 4, None, 40)):
+    for key, engine, players, variants, games in (
+        ("learning_2p", base, 2, ["learning"], 400),
+        ("full_4p", base, 4, None, 40),
+        ("escalation_4p", escalation, 4, None, 20),
+    ):
         n = max(2, int(games * scale))
         _play(engine, players, range(10**6, 10**6 + max(1, n // 10)), variants)  # warm-up
         start = time.perf_counter()
@@ -331,6 +336,7 @@ LINES: dict[str, list[tuple[str, str, str, str]]] = {
     "playouts": [
         ("random playouts, Learning 2p", "learning_2p_games_per_s", "games/s", ">= 3x"),
         ("random playouts, full game 4p", "full_4p_games_per_s", "games/s", ">= 3x"),
+        ("random playouts, Escalation 4p", "escalation_4p_games_per_s", "games/s", ">= 3x"),
     ],
     "clone": [("state.clone(), 4p mid-game", "clone_us", "us", "<= 1/20")],
     "json": [
