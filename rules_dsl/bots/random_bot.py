@@ -16,4 +16,5 @@ class RandomBot:
 
     def choose(self, turn: _HasOptions) -> str:
         """Any object with the legal `options` (a `bots.base.Turn`, or a `Decision`)."""
-        return turn.options[self._rng.randrange(len(turn.options))]
+        # choice(s) draws as s[randrange(len(s))] does (one _randbelow), in one call fewer
+        return self._rng.choice(turn.options)
