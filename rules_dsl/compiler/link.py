@@ -40,13 +40,14 @@ def branch_kind(eff: Effect | None, watch_every: bool) -> int:
     return control.PUSH if kind == control.TEST else kind
 
 
-def always_starts(eff: Effect, memo: dict[int, bool]) -> bool:
+def always_starts(eff: Effect, memo: dict[int, tuple[Effect, bool]]) -> bool:
     """Whether `eff.can_start` answers True whatever the state, without asking anything
     that could fail: then the answer is known now and the question need not be asked in play.
     It follows `can_start` of each kind exactly; a kind it does not know is asked."""
+    # by id (some effects are not hashable); the memo keeps each effect, so no id is reused
     if id(eff) in memo:
-        return memo[id(eff)]
-    memo[id(eff)] = False  # a procedure that reaches itself is asked (and reported) in play
+        return memo[id(eff)][1]
+    memo[id(eff)] = (eff, False)  # a procedure that reaches itself is asked (and reported) in play
     if type(eff).can_start is Effect.can_start:
         answer = True
     elif isinstance(eff, control.Block):
@@ -67,12 +68,12 @@ def always_starts(eff: Effect, memo: dict[int, bool]) -> bool:
         answer = bool(eff.options) and always_starts(eff.options[0], memo)
     else:
         answer = False
-    memo[id(eff)] = answer
+    memo[id(eff)] = (eff, answer)
     return answer
 
 
 def link(effects: Sequence[Effect], watch_every: bool) -> None:
-    memo: dict[int, bool] = {}
+    memo: dict[int, tuple[Effect, bool]] = {}
     for eff in effects:
         if isinstance(eff, control.Call):
             object.__setattr__(eff, "body_eid", eff.proc.body.eid)
