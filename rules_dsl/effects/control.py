@@ -201,7 +201,10 @@ class Alternatives(Effect):
             st.frames.pop()
             return
         always = self.always
-        doable = [i for i, o in enumerate(self.options) if always[i] or o.can_start(st, fr)]
+        doable: list[int] = []
+        for i, option in enumerate(self.options):  # loops, not comprehensions: each is a call
+            if always[i] or option.can_start(st, fr):
+                doable.append(i)
         if not doable:
             st.failed = True
             st.frames.pop()
@@ -209,12 +212,19 @@ class Alternatives(Effect):
         if len(doable) == 1:
             self.resume(st, fr, doable[0])
             return
-        labels = [self.labels[i] for i in doable]
+        all_labels = self.labels
+        labels: list[str] = []
+        for i in doable:
+            labels.append(all_labels[i])
         st.pending = Decision(fr.player, "choose: " + " OR ".join(labels), labels, doable, source_of(st, fr))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1
-        st.frames.append(Frame(self.options[value].eid, fr.player, fr.src, 0, None, None))
+        option = self.options[value]
+        top = Frame(option.eid, fr.player, fr.src, 0, None, None)
+        st.frames.append(top)
+        if type(option) in REWRITES:
+            option.step(st, top)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return any(o.can_start(st, fr) for o in self.options)
@@ -257,7 +267,11 @@ class Optional(Effect):
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:
             fr.pc = 1
-            st.frames.append(Frame(self.body.eid, fr.player, fr.src, 0, None, None))
+            body = self.body
+            top = Frame(body.eid, fr.player, fr.src, 0, None, None)
+            st.frames.append(top)
+            if type(body) in REWRITES:
+                body.step(st, top)
             return
         st.failed = False
         st.frames.pop()
@@ -314,7 +328,11 @@ class Loop(Effect):
             return
         if left > 0:
             fr.data[0] = left - 1
-        st.frames.append(Frame(self.body.eid, fr.player, fr.src, 0, None, None))
+        body = self.body
+        top = Frame(body.eid, fr.player, fr.src, 0, None, None)
+        st.frames.append(top)
+        if type(body) in REWRITES:
+            body.step(st, top)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         if self.at_most:
@@ -348,7 +366,11 @@ class ForPlayers(Effect):
             return
         fr.data[0] = i + 1
         player = (fr.player + i) % n if self.opponents_only else (st.active + i) % n
-        st.frames.append(Frame(self.body.eid, player, fr.src, 0, {}, None))
+        body = self.body
+        top = Frame(body.eid, player, fr.src, 0, {}, None)
+        st.frames.append(top)
+        if type(body) in REWRITES:
+            body.step(st, top)
 
 
 @attrs.frozen(eq=False)
@@ -424,3 +446,9 @@ class SetVar(Effect):
                 return True
         bind(st, name, value)
         return True
+
+
+# Effects whose step only turns their own frame into another effect's (a procedure's body,
+# an `if`'s branch) or drops it: a parent that pushes one steps it at once, as the
+# interpreter would next. Neither has `changes`, so no end trigger is tested in between.
+REWRITES = (Call, If)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl.effects.base import Effect, push
+from rules_dsl.effects.control import REWRITES
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.state import Frame, GameState
 
@@ -59,7 +60,11 @@ class GameLoop(Effect):
             fr.pc += 1
             st.phase = name
             # the phase's body runs in its own scope; this frame absorbs its failure
-            push(st, self.bodies[fr.pc - 1], st.active, -1, scope=True)
+            body = st.rules.effects[self.bodies[fr.pc - 1]]
+            top = Frame(body.eid, st.active, -1, 0, {}, None)
+            st.frames.append(top)
+            if type(body) in REWRITES:
+                body.step(st, top)
             return
         self.end_turn(st, fr)
 
