@@ -16,7 +16,7 @@ from rules_dsl.effects.base import Effect
 
 
 def start_kind(eff: Effect, watch_every: bool) -> int:
-    """How a block starts `eff` (control.RUN, CALL, TEST, PUSH or STEP)."""
+    """How a block starts `eff` (control.RUN, CALL, TEST, PUSH, STEP or COUNT)."""
     if eff.atomic:
         return control.RUN
     if watch_every:  # the end triggers are tested between the steps: keep every step
@@ -27,6 +27,8 @@ def start_kind(eff: Effect, watch_every: bool) -> int:
         return control.TEST
     if isinstance(eff, control.Block):
         return control.PUSH
+    if type(eff) is control.Loop and eff.count is not None and eff.cond is None:
+        return control.COUNT
     return control.STEP
 
 

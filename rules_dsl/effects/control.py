@@ -25,6 +25,8 @@ TEST = 2  # an `if`: its condition tested on the spot, then the branch started b
 PUSH = 3  # a frame of its own, stepped by the interpreter (a block: blocks would nest in Python)
 STEP = 4  # a frame of its own, stepped at once, as the interpreter would next; when that
 # finishes it (nothing to ask, or a choice with one option), the block goes on
+COUNT = 5  # a loop of N rounds without a condition: N worked out first, in the block's frame
+# (as the loop's first step would); zero rounds need no frame, else as STEP with N given
 # With the rules' end triggers tested after every changing step (`Rules.watch_every`), every
 # child that is not atomic gets PUSH, so the triggers are tested exactly where they were.
 
@@ -35,7 +37,7 @@ class Block(Effect):
     eid: int
     text: str
     children: tuple[Effect, ...]
-    kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH, STEP): set by link
+    kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH, STEP, COUNT): set by link
     always: bool = False  # can_start is True whatever the state (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
@@ -79,7 +81,14 @@ class Block(Effect):
                         frames.pop()
                         return
                     continue
-            top = Frame(child.eid, fr.player, fr.src, 0, None, None)
+            if kind == COUNT:
+                assert isinstance(child, Loop) and child.count is not None
+                rounds = child.count.num(st, fr)
+                if rounds == 0:
+                    continue
+                top = Frame(child.eid, fr.player, fr.src, 0, None, [rounds])
+            else:
+                top = Frame(child.eid, fr.player, fr.src, 0, None, None)
             frames.append(top)
             if kind == PUSH:
                 return
