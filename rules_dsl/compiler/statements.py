@@ -108,6 +108,8 @@ class StatementCompiler:
         if isinstance(node, ast.Block):
             lead = [s for s in node.stmts if not isinstance(s, ast.Let | ast.Given)]
             return bool(lead) and lead[0] is node.stmts[len(node.stmts) - len(lead)] and self.asks_first(lead[0], seen)
+        if isinstance(node, ast.Event):  # its pass goes to the body, or to the replacing block
+            return self.asks_first(node.body, seen)
         if isinstance(node, ast.Call) and node.name in self.proc_trees and node.name not in seen:
             once = isinstance(node.arg, ast.Number) and node.arg.value == 1
             if node.arg is not None and not self._uses_n(node.name) and not once:
@@ -584,6 +586,12 @@ class StatementCompiler:
             f"{'MAY ' if node.optional else ''}{'INSTEAD OF' if body is not None else 'PREVENT'} {who} {moment}{where}"
         )
         text = head if node.block is None else f"{head}: {node.block.text}"
+        # the block as it runs in place of a body that `you may` (or a loop's `done`) asks first
+        declinable = (
+            tuple((label, self.block(node.block, label)) for label in ("pass", "done"))
+            if node.block is not None
+            else ()
+        )
         return self.add(
             abilities.ReplaceAbility,
             text=text,
@@ -593,16 +601,19 @@ class StatementCompiler:
             body=body,
             zone=zone,
             facing=facing,
+            declinable=declinable,
         )
 
     def s_Event(self, node: ast.Event, optional: str) -> Effect:
         moment = self.moment(node.moment, node.moment_pos)
+        optional = optional if self.asks_first(node.body) else ""  # else `stmt` asks before it
         return self.add(
             abilities.Replaceable,
             text=f"you {moment}: ...",
             moment=moment,
-            body=self.body(node.body),
+            body=self.body(node.body, optional),
             listeners=self.listeners,
+            optional=optional,
         )
 
     def s_AnswerFirst(self, node: ast.AnswerFirst, optional: str) -> Effect:

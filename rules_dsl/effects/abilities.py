@@ -104,6 +104,8 @@ class ReplaceAbility(Effect):
     body: Effect | None
     zone: str = ""  # where the card must lie (its owner's zone), and which way up
     facing: str = ""
+    # the body compiled with each pass label, for an event that `you may` asks first
+    declinable: tuple[tuple[str, Effect], ...] = ()
 
     def hears(self, owner: int, affected: int) -> bool:
         if self.subject == "you":
@@ -427,9 +429,10 @@ def _ask_owners(eff: Effect, st: GameState, fr: Frame, moment: str, lis: Listene
     return False
 
 
-def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str) -> tuple[int, int]:
+def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str, optional: str = "") -> tuple[int, int]:
     """The replacement `_ask_owners` offered and its owner took (`[card, ability, owner]`):
-    its block runs next, as its owner on its card, and `fr` goes on after it (pc 1).
+    its block runs next, as its owner on its card, and `fr` goes on after it (pc 1); with
+    `optional` (the event's body asks `you may`'s pass first), the block that asks it too.
     Returns the card and the ability."""
     card, eid, owner = value
     ab = st.rules.effects[eid]
@@ -438,7 +441,10 @@ def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str) -> tuple[
     if st.trace is not None:
         st.trace.append(f"player {fr.player + 1}: {note}")
     if ab.body is not None:
-        st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))
+        body = ab.body
+        if optional:
+            body = next((b for label, b in ab.declinable if label == optional), body)
+        st.frames.append(Frame(body.eid, owner, card, 0, {}, None))
     return card, eid
 
 
@@ -469,10 +475,14 @@ class Replaceable(Effect):
     moment: str
     body: Effect
     listeners: Listeners
+    # the pass label of `you may` (or a loop's `done`) when the body asks it first: the
+    # replacing block asks it too, and its failure (a pass) goes on as the body's would
+    optional: str = ""
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 1:  # a replacement ran
-            st.failed = False
+            if not self.optional:
+                st.failed = False
             st.frames.pop()
             return
         if fr.data is None and st.lasting:
@@ -497,10 +507,20 @@ class Replaceable(Effect):
         if value is None:  # passed: the next player may answer
             self.step(st, fr)
             return
-        _run_chosen(st, fr, value, f"{self.moment} replaced")
+        st.failed = False  # only the block's own failure (a pass) goes on
+        _run_chosen(st, fr, value, f"{self.moment} replaced", self.optional)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        return self.body.can_start(st, fr)
+        """The body can start, or a replacement that answers the event can: a card's way
+        (Colony Ship's settling with colonies from elsewhere) counts where the rules offer
+        the text only if it can start (`A OR B`)."""
+        if self.body.can_start(st, fr):
+            return True
+        if self.moment not in self.listeners.replaced:
+            return False
+        return any(
+            _replacements(st, fr, self.moment, self.listeners, (fr.player + i) % st.players) for i in range(st.players)
+        )
 
 
 @attrs.frozen(eq=False)
