@@ -160,6 +160,8 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         self._params = params
         self._variants = variants
         self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
+        self._wild_grants = []
+        self._card_now = ""
         sc.card_ids = {c.id for c in cards}
         sc.printed = self.printed_numbers(cards, voc)
         sc.chosen_values = chosen_values

@@ -73,6 +73,9 @@ class BuilderBase:
     _score_trees: dict[str, tuple[Any, Loc]]
     _breakdown_trees: list[tuple[str, Any, Loc]]
     _wild_trees: list[tuple[Any, Loc]]
+    # `your copies of CARD are wild [if COND]`: (card id, the card it is on, zone, facing, condition)
+    _wild_grants: list[tuple[str, str, str, str, Any]]
+    _card_now: str
     _breakdown: list[tuple[str, NumExpr]]
 
     def __init__(self, sources: list[PackSource], problems: Problems) -> None:

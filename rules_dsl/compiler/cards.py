@@ -125,6 +125,7 @@ class CardCompiling(BuilderBase):
                 for item in tree:
                     if not isinstance(item, ast.Section):
                         try:
+                            self._card_now = card.id  # the card a `your copies of ... are wild` is on
                             self.compile_ability(item, voc, sc, mods, triggers, activated)
                         except CompileError as exc:
                             self.report(exc, f["text"].loc, card.id)
@@ -241,6 +242,17 @@ class CardCompiling(BuilderBase):
                 )
             up = {"face-up": "up", "face-down": "down"}.get(facing, "")
             for m in node.mods:
+                if isinstance(m, ast.Wild):
+                    if m.card_id not in sc.card_ids:
+                        raise CompileError(
+                            f"unknown card id {m.card_id!r}: a card makes copies of a card of the packs wild",
+                            m.card_pos,
+                            sorted(sc.card_ids),
+                            suggest(m.card_id, sc.card_ids),
+                        )
+                    cond = sc.cond(m.cond) if m.cond is not None else None
+                    self._wild_grants.append((m.card_id, self._card_now, zone, up, cond))
+                    continue
                 mod = sc.modifier(m, zone, up)
                 mods.setdefault(m.quantity, []).append(mod)
                 spots = self._quantity_spots.setdefault(m.quantity, [])

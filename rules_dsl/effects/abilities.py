@@ -553,3 +553,29 @@ class AnswerFirst(Effect):
             return
         card, eid = _run_chosen(st, fr, value, f"{self.moment} answered first")
         st.lasting.append(Lasting(eid, fr.player, card))
+
+
+@attrs.frozen(eq=False)
+class WildWhile(Cond):
+    """Whether a card counts as one of every symbol for its owner (the frame's player) by
+    cards' continuous abilities `your copies of CARD are wild [if COND]`: one of `grants`
+    (the ability's card type, the owner's zone and facing where it works, its condition,
+    read with "you" the owner and `this card` that card) lies there and its condition
+    holds; or the card's own `wild:` condition (`also`) holds."""
+
+    grants: tuple[tuple[int, str, str, Cond | None], ...]
+    also: Cond | None = None
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        if self.also is not None and self.also.test(st, fr, cand):
+            return True
+        seat = f".{fr.player}"
+        cards = st.cards
+        for source, zone, facing, cond in self.grants:
+            for c in st.zones[zone + seat]:
+                cs = cards[c]
+                if cs.type != source or (facing and cs.up is not (facing == "up")):
+                    continue
+                if cond is None or cond.test(st, Frame(-1, fr.player, c, 0, None, None)):
+                    return True
+        return False
