@@ -337,6 +337,7 @@ cards:
     count: 1
     text: |
       INSTEAD OF you take: choose a card in the pile as the taken; move the taken to your table; gain 1 coin
+  - {id: wall, kind: chip, zone: box, count: 1, text: "PREVENT you take"}
 """
 
 
@@ -385,4 +386,7 @@ def test_an_event_can_start_when_a_replacement_of_it_can(tmp_path: Path) -> None
     assert report.ok, report.render()
     # without the hook nothing can take a card: the other way, without a question
     report = take(folder, [], [], ["plain"], [], {"counters": {"coin": [5, 0]}, "phase": "rest"})
+    assert report.ok, report.render()
+    # a prevention starts nothing the body could not: the other way, without a question
+    report = take(folder, ["wall"], [], ["plain"], [], {"counters": {"coin": [5, 0]}, "phase": "rest"})
     assert report.ok, report.render()

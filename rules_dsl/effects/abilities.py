@@ -519,7 +519,9 @@ class Replaceable(Effect):
         if self.moment not in self.listeners.replaced:
             return False
         return any(
-            _replacements(st, fr, self.moment, self.listeners, (fr.player + i) % st.players) for i in range(st.players)
+            ab.body is not None  # a prevention does nothing: it starts nothing the body could not
+            for i in range(st.players)
+            for _, ab in _replacements(st, fr, self.moment, self.listeners, (fr.player + i) % st.players)
         )
 
 
