@@ -572,7 +572,7 @@ class Modify:
 
 @attrs.frozen
 class Wild:
-    """`your copies of research are wild [if COND]` in a continuous ability: while its card
+    """`your copies of CARD are wild [if COND]` in a continuous ability: while its card
     lies there, the owner's copies of that card count as one of every symbol."""
 
     card_id: str

@@ -8,12 +8,13 @@ from rules_dsl import ast
 from rules_dsl.compiler.build_base import BuilderBase, named, text_pos
 from rules_dsl.compiler.statements import CompileError, StatementCompiler
 from rules_dsl.compiler.vocabulary import Vocabulary
-from rules_dsl.effects.abilities import ReplaceAbility
+from rules_dsl.effects.abilities import ReplaceAbility, WildGrant
 from rules_dsl.effects.control import Scope
 from rules_dsl.effects.values import Num, NumExpr
 from rules_dsl.errors import suggest
 from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located
+from rules_dsl.printer import show
 from rules_dsl.rules import CardType
 
 CARD_FIELDS = shape.CARD_FIELDS
@@ -178,6 +179,7 @@ class CardCompiling(BuilderBase):
                     triggers=tuple(t for t in triggers if not isinstance(t, ReplaceAbility)),
                     activated=tuple(activated),
                     replacements=tuple(t for t in triggers if isinstance(t, ReplaceAbility)),
+                    wilds=tuple(g for g in self._wild_grants if g.source == card.id),
                     source={
                         k: str(f[k].value)
                         for k in ("text", *(p for p, t in voc.properties.items() if t == "expression"))
@@ -251,7 +253,9 @@ class CardCompiling(BuilderBase):
                             suggest(m.card_id, sc.card_ids),
                         )
                     cond = sc.cond(m.cond) if m.cond is not None else None
-                    self._wild_grants.append((m.card_id, self._card_now, zone, up, cond))
+                    where = f"{facing + ' ' if facing else ''}in your {zone}"
+                    said = f"WHILE {where}: {show(m)}"
+                    self._wild_grants.append(WildGrant(said, m.card_id, self._card_now, zone, up, cond))
                     continue
                 mod = sc.modifier(m, zone, up)
                 mods.setdefault(m.quantity, []).append(mod)

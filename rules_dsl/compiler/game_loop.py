@@ -99,10 +99,10 @@ class GameLoopCompiling(BuilderBase):
                 wild[index[card_id]] = sc.cond(tree)
             except CompileError as exc:
                 self.report(exc, loc)
-        # cards' continuous abilities that make copies of a card wild (Adaptability)
+        # cards' continuous abilities that make copies of a card wild
         grants: dict[int, list[tuple[int, str, str, Any]]] = {}
-        for card_id, source, zone, facing, cond in self._wild_grants:
-            grants.setdefault(index[card_id], []).append((index[source], zone, facing, cond))
+        for g in self._wild_grants:
+            grants.setdefault(index[g.card], []).append((index[g.source], g.zone, g.facing, g.cond))
         for target, made in grants.items():
             wild[target] = WildWhile(tuple(made), wild.get(target))
         return wild

@@ -73,6 +73,10 @@ class StatementCompiler:
         self.proc_errors: list[tuple[CompileError, Loc]] = []
         self._uses_n_cache: dict[str, bool] = {}
         self.listeners = abilities.Listeners(zone=voc.ability_zone[0], facing=voc.ability_zone[1])
+        # events that `you may` (or a loop's `done`) asks first: (moment, pass label); and the
+        # replacement abilities' blocks, compiled once more for those (finish_declinable)
+        self._declinable_wanted: set[tuple[str, str]] = set()
+        self._replacement_blocks: list[tuple[abilities.ReplaceAbility, ast.Block]] = []
         self.valued: dict[str, dict[str, v.NumExpr]] = {}  # filled by the builder
         self.card_ids: set[str] = set()  # filled by the builder: `whose id is CARD-ID`
         self.printed: dict[str, set[int]] = {}  # filled by the builder: number property -> printed values
@@ -586,13 +590,7 @@ class StatementCompiler:
             f"{'MAY ' if node.optional else ''}{'INSTEAD OF' if body is not None else 'PREVENT'} {who} {moment}{where}"
         )
         text = head if node.block is None else f"{head}: {node.block.text}"
-        # the block as it runs in place of a body that `you may` (or a loop's `done`) asks first
-        declinable = (
-            tuple((label, self.block(node.block, label)) for label in ("pass", "done"))
-            if node.block is not None
-            else ()
-        )
-        return self.add(
+        ability = self.add(
             abilities.ReplaceAbility,
             text=text,
             moment=moment,
@@ -601,12 +599,35 @@ class StatementCompiler:
             body=body,
             zone=zone,
             facing=facing,
-            declinable=declinable,
         )
+        if node.block is not None:
+            self._replacement_blocks.append((ability, node.block))
+        return ability
+
+    def finish_declinable(self) -> None:
+        """Compile each replacement's block once more with the pass label of each event of
+        its moment that `you may` (or a loop's `done`) asks first, so the block asks it
+        too (docs/dsl.md#replacement-abilities-instead-of-prevent). Only where such an
+        event exists: no label is made that no game can offer."""
+        done: set[tuple[int, str]] = set()
+        while True:
+            todo = [
+                (ab, block, label)
+                for ab, block in self._replacement_blocks
+                for moment, label in sorted(self._declinable_wanted)
+                if moment == ab.moment and (ab.eid, label) not in done
+            ]
+            if not todo:
+                return
+            for ab, block, label in todo:
+                done.add((ab.eid, label))
+                self.listeners.declinable[(ab.eid, label)] = self.block(block, label).eid
 
     def s_Event(self, node: ast.Event, optional: str) -> Effect:
         moment = self.moment(node.moment, node.moment_pos)
         optional = optional if self.asks_first(node.body) else ""  # else `stmt` asks before it
+        if optional:
+            self._declinable_wanted.add((moment, optional))
         return self.add(
             abilities.Replaceable,
             text=f"you {moment}: ...",

@@ -35,6 +35,9 @@ class Listeners:
     replace_spots: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
     zone: str = ""  # the pack's ability zone (per player)
     facing: str = ""  # "" any | "up" | "down"
+    # (replacement ability, pass label) -> its block compiled to ask that pass first, for an
+    # event that `you may` asks first (docs/dsl.md#replacement-abilities-instead-of-prevent)
+    declinable: dict[tuple[int, str], int] = attrs.Factory(dict)
 
 
 @attrs.frozen(eq=False)
@@ -104,8 +107,6 @@ class ReplaceAbility(Effect):
     body: Effect | None
     zone: str = ""  # where the card must lie (its owner's zone), and which way up
     facing: str = ""
-    # the body compiled with each pass label, for an event that `you may` asks first
-    declinable: tuple[tuple[str, Effect], ...] = ()
 
     def hears(self, owner: int, affected: int) -> bool:
         if self.subject == "you":
@@ -429,10 +430,10 @@ def _ask_owners(eff: Effect, st: GameState, fr: Frame, moment: str, lis: Listene
     return False
 
 
-def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str, optional: str = "") -> tuple[int, int]:
+def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str, block: int = -1) -> tuple[int, int]:
     """The replacement `_ask_owners` offered and its owner took (`[card, ability, owner]`):
-    its block runs next, as its owner on its card, and `fr` goes on after it (pc 1); with
-    `optional` (the event's body asks `you may`'s pass first), the block that asks it too.
+    its block runs next, as its owner on its card, and `fr` goes on after it (pc 1);
+    `block`, when given, is its block compiled to ask an event's `you may` pass first.
     Returns the card and the ability."""
     card, eid, owner = value
     ab = st.rules.effects[eid]
@@ -441,10 +442,7 @@ def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str, optional:
     if st.trace is not None:
         st.trace.append(f"player {fr.player + 1}: {note}")
     if ab.body is not None:
-        body = ab.body
-        if optional:
-            body = next((b for label, b in ab.declinable if label == optional), body)
-        st.frames.append(Frame(body.eid, owner, card, 0, {}, None))
+        st.frames.append(Frame(block if block >= 0 else ab.body.eid, owner, card, 0, {}, None))
     return card, eid
 
 
@@ -508,12 +506,12 @@ class Replaceable(Effect):
             self.step(st, fr)
             return
         st.failed = False  # only the block's own failure (a pass) goes on
-        _run_chosen(st, fr, value, f"{self.moment} replaced", self.optional)
+        block = self.listeners.declinable.get((value[1], self.optional), -1) if self.optional else -1
+        _run_chosen(st, fr, value, f"{self.moment} replaced", block)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         """The body can start, or a replacement that answers the event can: a card's way
-        (Colony Ship's settling with colonies from elsewhere) counts where the rules offer
-        the text only if it can start (`A OR B`)."""
+        counts where the rules offer the text only if it can start (`A OR B`)."""
         if self.body.can_start(st, fr):
             return True
         if self.moment not in self.listeners.replaced:
@@ -555,6 +553,19 @@ class AnswerFirst(Effect):
             return
         card, eid = _run_chosen(st, fr, value, f"{self.moment} answered first")
         st.lasting.append(Lasting(eid, fr.player, card))
+
+
+@attrs.frozen(eq=False)
+class WildGrant:
+    """`your copies of CARD are wild [if COND]` in a card's continuous ability, as compiled:
+    `WildWhile` tests it; the card type keeps it to show (`rules-dsl cards`)."""
+
+    text: str
+    card: str  # whose copies are wild
+    source: str  # the card the ability is on
+    zone: str  # where that card must lie (its owner's zone), and which way up
+    facing: str
+    cond: Cond | None
 
 
 @attrs.frozen(eq=False)
