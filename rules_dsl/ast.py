@@ -571,11 +571,22 @@ class Modify:
 
 
 @attrs.frozen
+class Wild:
+    """`your copies of CARD are wild [if COND]` in a continuous ability: while its card
+    lies there, the owner's copies of that card count as one of every symbol."""
+
+    card_id: str
+    cond: Cond | None
+    pos: Pos
+    card_pos: Pos
+
+
+@attrs.frozen
 class Continuous:
     """`WHILE face-up in your tableau: add 1 to your hand-limit`."""
 
     spot: Spot
-    mods: tuple[Modify, ...]
+    mods: tuple[Modify | Wild, ...]
     pos: Pos
 
 

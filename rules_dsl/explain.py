@@ -54,6 +54,6 @@ def card_trees(rules: Any, ct: Any, indent: int = 2) -> dict[str, list[str]]:
     trees: dict[str, list[str]] = {label: effect_tree(rules.effects[eid], indent) for label, eid in ct.sections.items()}
     for quantity, mods in ct.mods.items():
         trees[f"WHILE ... {quantity}"] = [line for mod in mods for line in effect_tree(mod, indent)]
-    for ability in (*ct.triggers, *ct.activated, *ct.replacements):
+    for ability in (*ct.triggers, *ct.activated, *ct.replacements, *ct.wilds):
         trees[ability.text] = effect_tree(ability, indent)
     return trees

@@ -425,6 +425,10 @@ class _ToAst(Transformer[Token, Any]):
         cond = ch[2] if len(ch) > 2 else None
         return ast.Modify(sign, ch[0], str(ch[1]), cond, _pos(meta), _tpos(ch[1]))
 
+    def wild(self, meta: Any, ch: list[Any]) -> ast.Wild:
+        cond = ch[1] if len(ch) > 1 else None
+        return ast.Wild(str(ch[0]), cond, _pos(meta), _tpos(ch[0]))
+
     def modify_add(self, meta: Any, ch: list[Any]) -> ast.Modify:
         return self._modify(1, meta, ch)
 

@@ -686,6 +686,12 @@ def _modify(n: ast.Modify, follow: frozenset[str]) -> str:
     return f"subtract {expr(n.amount)} from your {n.quantity}{cond}"
 
 
+@prints(ast.Wild)
+def _wild(n: ast.Wild, follow: frozenset[str]) -> str:
+    cond = "" if n.cond is None else f" if {show(n.cond, follow)}"
+    return f"your copies of {n.card_id} are wild{cond}"
+
+
 @prints(ast.Continuous)
 def _continuous(n: ast.Continuous, follow: frozenset[str]) -> str:
     return f"WHILE {show(n.spot)}: " + "; ".join(show(m) for m in n.mods)

@@ -30,6 +30,7 @@ class CardType:
     triggers: tuple[Any, ...] = ()
     activated: tuple[Any, ...] = ()
     replacements: tuple[Any, ...] = ()  # `INSTEAD OF ...` / `PREVENT ...` (abilities.ReplaceAbility)
+    wilds: tuple[Any, ...] = ()  # `your copies of CARD are wild` (abilities.WildGrant): WildWhile tests them
     # the text and the expression properties as written (line breaks kept), for display
     source: dict[str, str] = attrs.Factory(dict)
 

@@ -60,7 +60,8 @@ def test_source_and_canonical_text_parse_to_the_same_tree(engine: Engine) -> Non
                 type(s) for s in parse(card.source)
             ]
         assert set(ct.sections) <= set(card.compiled)
-        assert len(card.compiled) == len(ct.sections) + len(ct.mods) + len(ct.triggers) + len(ct.activated)
+        abilities = len(ct.mods) + len(ct.triggers) + len(ct.activated) + len(ct.replacements) + len(ct.wilds)
+        assert len(card.compiled) == len(ct.sections) + abilities
 
 
 def test_multi_line_source_keeps_its_lines(capsys: Capsys) -> None:

@@ -289,3 +289,104 @@ def test_answer_first_of_an_unknown_moment_is_a_compile_error_at_its_place(tmp_p
         compile_packs([str(folder)])
     text = str(exc.value)
     assert "rules.yaml:19:39:" in text and "unknown moment 'suffer-atack'" in text
+
+
+# ---- an event whose body asks first (issue 20: a card's way of doing a step, taken
+# without a question): `you may` carries its pass into the replacing block, and the event
+# can start when a replacement of it can (an `OR` offers it then)
+TAKE_RULES = """
+vocabulary:
+  kinds: {chip: chips}
+  counters:
+    coin: {per: player, plural: coins}
+  zones:
+    deck: {visibility: public, facing: up}
+    pile: {visibility: public, facing: up}
+    hand: {per: player, visibility: owner, facing: up}
+    table: {per: player, visibility: public, facing: up}
+    box: {visibility: public, facing: up}
+  abilities: {zone: hand}
+  moments:
+    take: taking a card from the deck to your table
+setup: |
+  shuffle the deck
+procedures:
+  take-a-card: |
+    you take: (choose a card in the deck as the taken; move the taken to your table)
+turn:
+  - phase: main
+    text: |
+      {main}
+  - phase: rest
+    text: |
+      you may nothing
+game-end:
+  triggers:
+    - {name: rich, when: "any player where their coins is at least 1000"}
+  ends: after-turn
+  turn-limit: 40
+scoring:
+  score: your coins
+"""
+TAKE_CARDS = """
+cards:
+  - {id: plain, kind: chip, zone: deck, count: 2}
+  - id: hook
+    kind: chip
+    zone: box
+    count: 1
+    text: |
+      INSTEAD OF you take: choose a card in the pile as the taken; move the taken to your table; gain 1 coin
+  - {id: wall, kind: chip, zone: box, count: 1, text: "PREVENT you take"}
+"""
+
+
+def take_pack(tmp_path: Path, main: str) -> Path:
+    folder = pack(tmp_path)
+    (folder / "rules.yaml").write_text(TAKE_RULES.replace("{main}", main), encoding="utf-8")
+    (folder / "cards.yaml").write_text(TAKE_CARDS, encoding="utf-8")
+    return folder
+
+
+def take(folder: Path, hand: list[str], deck: list[str], pile: list[str], decisions: list[Any], expect: dict) -> Report:
+    data = {
+        "pack": [folder.name],
+        "players": 2,
+        "unused": "box",
+        "position": {
+            "active": 1,
+            "phase": "main",
+            "zones": {"deck": deck, "pile": pile},
+            "players": {1: {"hand": hand}, 2: {"hand": []}},
+        },
+        "decisions": decisions,
+        "expect": expect,
+    }
+    return run_scenario(data, folder.parent, Report("test", "test"))
+
+
+def test_you_may_carries_its_pass_into_the_replacing_block(tmp_path: Path) -> None:
+    folder = take_pack(tmp_path, "you may take-a-card")
+    asked = {"expect": {"decision": {"player": 1, "options": ["plain", "pass"]}}}
+    # the hook takes from the pile instead, and its choice carries the pass
+    report = take(folder, ["hook"], [], ["plain"], [asked, "plain"], {"counters": {"coin": [1, 0]}, "phase": "rest"})
+    assert report.ok, report.render()
+    report = take(folder, ["hook"], [], ["plain"], [asked, "pass"], {"counters": {"coin": [0, 0]}, "phase": "rest"})
+    assert report.ok, report.render()
+    # without the hook, the body's choice carries it
+    report = take(folder, [], ["plain"], [], [asked, "pass"], {"counters": {"coin": [0, 0]}, "phase": "rest"})
+    assert report.ok, report.render()
+
+
+def test_an_event_can_start_when_a_replacement_of_it_can(tmp_path: Path) -> None:
+    folder = take_pack(tmp_path, "take-a-card OR gain 5 coins")
+    # an empty deck: the body cannot start, the hook's block can, so the OR asks
+    both = {"expect": {"decision": {"player": 1, "options": ["take-a-card", "gain 5 coins"]}}}
+    report = take(folder, ["hook"], [], ["plain"], [both, "take-a-card"], {"counters": {"coin": [1, 0]}})
+    assert report.ok, report.render()
+    # without the hook nothing can take a card: the other way, without a question
+    report = take(folder, [], [], ["plain"], [], {"counters": {"coin": [5, 0]}, "phase": "rest"})
+    assert report.ok, report.render()
+    # a prevention starts nothing the body could not: the other way, without a question
+    report = take(folder, ["wall"], [], ["plain"], [], {"counters": {"coin": [5, 0]}, "phase": "rest"})
+    assert report.ok, report.render()

@@ -19,6 +19,7 @@ from rules_dsl.compiler.pack_parts import BUILTIN_PARAMS, LIMITS, VAR_RE, PackPa
 from rules_dsl.compiler.pack_texts import PackTexts
 from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
 from rules_dsl.compiler.vocabulary import add_to_groups, read_vocabulary
+from rules_dsl.effects.abilities import WildGrant
 from rules_dsl.effects.base import Effect
 from rules_dsl.effects.control import Block, Scope
 from rules_dsl.effects.turns import GameLoop
@@ -161,6 +162,8 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         self._params = params
         self._variants = variants
         self._quantity_spots: dict[str, list[tuple[str, str]]] = {}
+        self._wild_grants: list[WildGrant] = []
+        self._card_now = ""
         sc.card_ids = {c.id for c in cards}
         sc.printed = self.printed_numbers(cards, voc)
         sc.chosen_values = chosen_values
@@ -198,6 +201,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             self.parts.get("features", []), self.composed.weights, sc, self.problems, self.parse_text, self.report
         )
         sc.finish_procedures(self.problems, text_pos)
+        sc.finish_declinable()  # blocks that compiled once, again with a pass label
         self.check_names(set(params) | BUILTIN_PARAMS, lets)
         if not self.problems.items:
             self.find_warnings(voc, choosable, evaluation_tree, evaluation_part)

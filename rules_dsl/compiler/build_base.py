@@ -10,6 +10,7 @@ import attrs
 from rules_dsl.compiler.compose import Pieces, compose
 from rules_dsl.compiler.statements import CompileError, StatementCompiler
 from rules_dsl.compiler.vocabulary import Vocabulary
+from rules_dsl.effects.abilities import WildGrant
 from rules_dsl.effects.values import NumExpr
 from rules_dsl.errors import DslSyntaxError
 from rules_dsl.packs import shape
@@ -73,6 +74,8 @@ class BuilderBase:
     _score_trees: dict[str, tuple[Any, Loc]]
     _breakdown_trees: list[tuple[str, Any, Loc]]
     _wild_trees: list[tuple[Any, Loc]]
+    _wild_grants: list[WildGrant]  # `your copies of CARD are wild [if COND]` on the cards
+    _card_now: str
     _breakdown: list[tuple[str, NumExpr]]
 
     def __init__(self, sources: list[PackSource], problems: Problems) -> None:

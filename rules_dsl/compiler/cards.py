@@ -8,12 +8,13 @@ from rules_dsl import ast
 from rules_dsl.compiler.build_base import BuilderBase, named, text_pos
 from rules_dsl.compiler.statements import CompileError, StatementCompiler
 from rules_dsl.compiler.vocabulary import Vocabulary
-from rules_dsl.effects.abilities import ReplaceAbility
+from rules_dsl.effects.abilities import ReplaceAbility, WildGrant
 from rules_dsl.effects.control import Scope
 from rules_dsl.effects.values import Num, NumExpr
 from rules_dsl.errors import suggest
 from rules_dsl.packs import shape
 from rules_dsl.packs.model import CardSource, Loc, Located
+from rules_dsl.printer import show
 from rules_dsl.rules import CardType
 
 CARD_FIELDS = shape.CARD_FIELDS
@@ -125,6 +126,7 @@ class CardCompiling(BuilderBase):
                 for item in tree:
                     if not isinstance(item, ast.Section):
                         try:
+                            self._card_now = card.id  # the card a `your copies of ... are wild` is on
                             self.compile_ability(item, voc, sc, mods, triggers, activated)
                         except CompileError as exc:
                             self.report(exc, f["text"].loc, card.id)
@@ -177,6 +179,7 @@ class CardCompiling(BuilderBase):
                     triggers=tuple(t for t in triggers if not isinstance(t, ReplaceAbility)),
                     activated=tuple(activated),
                     replacements=tuple(t for t in triggers if isinstance(t, ReplaceAbility)),
+                    wilds=tuple(g for g in self._wild_grants if g.source == card.id),
                     source={
                         k: str(f[k].value)
                         for k in ("text", *(p for p, t in voc.properties.items() if t == "expression"))
@@ -241,6 +244,19 @@ class CardCompiling(BuilderBase):
                 )
             up = {"face-up": "up", "face-down": "down"}.get(facing, "")
             for m in node.mods:
+                if isinstance(m, ast.Wild):
+                    if m.card_id not in sc.card_ids:
+                        raise CompileError(
+                            f"unknown card id {m.card_id!r}: a card makes copies of a card of the packs wild",
+                            m.card_pos,
+                            sorted(sc.card_ids),
+                            suggest(m.card_id, sc.card_ids),
+                        )
+                    cond = sc.cond(m.cond) if m.cond is not None else None
+                    where = f"{facing + ' ' if facing else ''}in your {zone}"
+                    said = f"WHILE {where}: {show(m)}"
+                    self._wild_grants.append(WildGrant(said, m.card_id, self._card_now, zone, up, cond))
+                    continue
                 mod = sc.modifier(m, zone, up)
                 mods.setdefault(m.quantity, []).append(mod)
                 spots = self._quantity_spots.setdefault(m.quantity, [])

@@ -8,6 +8,7 @@ from typing import Any
 from rules_dsl.compiler.build_base import BuilderBase
 from rules_dsl.compiler.statements import CompileError, StatementCompiler
 from rules_dsl.compiler.vocabulary import Vocabulary
+from rules_dsl.effects.abilities import WildWhile
 from rules_dsl.effects.control import Scope
 from rules_dsl.effects.values import Num, NumExpr, VarNum
 from rules_dsl.errors import suggest
@@ -98,6 +99,12 @@ class GameLoopCompiling(BuilderBase):
                 wild[index[card_id]] = sc.cond(tree)
             except CompileError as exc:
                 self.report(exc, loc)
+        # cards' continuous abilities that make copies of a card wild
+        grants: dict[int, list[tuple[int, str, str, Any]]] = {}
+        for g in self._wild_grants:
+            grants.setdefault(index[g.card], []).append((index[g.source], g.zone, g.facing, g.cond))
+        for target, made in grants.items():
+            wild[target] = WildWhile(tuple(made), wild.get(target))
         return wild
 
     def _final_turn(self, sc: StatementCompiler) -> Any:

@@ -97,6 +97,7 @@ UNDERSTOOD = frozenset(
         "Mark",
         "May",
         "Modify",
+        "Wild",
         "Move",
         "Not",
         "Note",

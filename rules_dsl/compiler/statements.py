@@ -73,6 +73,10 @@ class StatementCompiler:
         self.proc_errors: list[tuple[CompileError, Loc]] = []
         self._uses_n_cache: dict[str, bool] = {}
         self.listeners = abilities.Listeners(zone=voc.ability_zone[0], facing=voc.ability_zone[1])
+        # events that `you may` (or a loop's `done`) asks first: (moment, pass label); and the
+        # replacement abilities' blocks, compiled once more for those (finish_declinable)
+        self._declinable_wanted: set[tuple[str, str]] = set()
+        self._replacement_blocks: list[tuple[abilities.ReplaceAbility, ast.Block]] = []
         self.valued: dict[str, dict[str, v.NumExpr]] = {}  # filled by the builder
         self.card_ids: set[str] = set()  # filled by the builder: `whose id is CARD-ID`
         self.printed: dict[str, set[int]] = {}  # filled by the builder: number property -> printed values
@@ -108,6 +112,8 @@ class StatementCompiler:
         if isinstance(node, ast.Block):
             lead = [s for s in node.stmts if not isinstance(s, ast.Let | ast.Given)]
             return bool(lead) and lead[0] is node.stmts[len(node.stmts) - len(lead)] and self.asks_first(lead[0], seen)
+        if isinstance(node, ast.Event):  # its pass goes to the body, or to the replacing block
+            return self.asks_first(node.body, seen)
         if isinstance(node, ast.Call) and node.name in self.proc_trees and node.name not in seen:
             once = isinstance(node.arg, ast.Number) and node.arg.value == 1
             if node.arg is not None and not self._uses_n(node.name) and not once:
@@ -584,7 +590,7 @@ class StatementCompiler:
             f"{'MAY ' if node.optional else ''}{'INSTEAD OF' if body is not None else 'PREVENT'} {who} {moment}{where}"
         )
         text = head if node.block is None else f"{head}: {node.block.text}"
-        return self.add(
+        ability = self.add(
             abilities.ReplaceAbility,
             text=text,
             moment=moment,
@@ -594,15 +600,41 @@ class StatementCompiler:
             zone=zone,
             facing=facing,
         )
+        if node.block is not None:
+            self._replacement_blocks.append((ability, node.block))
+        return ability
+
+    def finish_declinable(self) -> None:
+        """Compile each replacement's block once more with the pass label of each event of
+        its moment that `you may` (or a loop's `done`) asks first, so the block asks it
+        too (docs/dsl.md#replacement-abilities-instead-of-prevent). Only where such an
+        event exists: no label is made that no game can offer."""
+        done: set[tuple[int, str]] = set()
+        while True:
+            todo = [
+                (ab, block, label)
+                for ab, block in self._replacement_blocks
+                for moment, label in sorted(self._declinable_wanted)
+                if moment == ab.moment and (ab.eid, label) not in done
+            ]
+            if not todo:
+                return
+            for ab, block, label in todo:
+                done.add((ab.eid, label))
+                self.listeners.declinable[(ab.eid, label)] = self.block(block, label).eid
 
     def s_Event(self, node: ast.Event, optional: str) -> Effect:
         moment = self.moment(node.moment, node.moment_pos)
+        optional = optional if self.asks_first(node.body) else ""  # else `stmt` asks before it
+        if optional:
+            self._declinable_wanted.add((moment, optional))
         return self.add(
             abilities.Replaceable,
             text=f"you {moment}: ...",
             moment=moment,
-            body=self.body(node.body),
+            body=self.body(node.body, optional),
             listeners=self.listeners,
+            optional=optional,
         )
 
     def s_AnswerFirst(self, node: ast.AnswerFirst, optional: str) -> Effect:

@@ -35,6 +35,9 @@ class Listeners:
     replace_spots: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
     zone: str = ""  # the pack's ability zone (per player)
     facing: str = ""  # "" any | "up" | "down"
+    # (replacement ability, pass label) -> its block compiled to ask that pass first, for an
+    # event that `you may` asks first (docs/dsl.md#replacement-abilities-instead-of-prevent)
+    declinable: dict[tuple[int, str], int] = attrs.Factory(dict)
 
 
 @attrs.frozen(eq=False)
@@ -427,9 +430,10 @@ def _ask_owners(eff: Effect, st: GameState, fr: Frame, moment: str, lis: Listene
     return False
 
 
-def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str) -> tuple[int, int]:
+def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str, block: int = -1) -> tuple[int, int]:
     """The replacement `_ask_owners` offered and its owner took (`[card, ability, owner]`):
-    its block runs next, as its owner on its card, and `fr` goes on after it (pc 1).
+    its block runs next, as its owner on its card, and `fr` goes on after it (pc 1);
+    `block`, when given, is its block compiled to ask an event's `you may` pass first.
     Returns the card and the ability."""
     card, eid, owner = value
     ab = st.rules.effects[eid]
@@ -438,7 +442,7 @@ def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str) -> tuple[
     if st.trace is not None:
         st.trace.append(f"player {fr.player + 1}: {note}")
     if ab.body is not None:
-        st.frames.append(Frame(ab.body.eid, owner, card, 0, {}, None))
+        st.frames.append(Frame(block if block >= 0 else ab.body.eid, owner, card, 0, {}, None))
     return card, eid
 
 
@@ -469,10 +473,14 @@ class Replaceable(Effect):
     moment: str
     body: Effect
     listeners: Listeners
+    # the pass label of `you may` (or a loop's `done`) when the body asks it first: the
+    # replacing block asks it too, and its failure (a pass) goes on as the body's would
+    optional: str = ""
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 1:  # a replacement ran
-            st.failed = False
+            if not self.optional:
+                st.failed = False
             st.frames.pop()
             return
         if fr.data is None and st.lasting:
@@ -497,10 +505,22 @@ class Replaceable(Effect):
         if value is None:  # passed: the next player may answer
             self.step(st, fr)
             return
-        _run_chosen(st, fr, value, f"{self.moment} replaced")
+        st.failed = False  # only the block's own failure (a pass) goes on
+        block = self.listeners.declinable.get((value[1], self.optional), -1) if self.optional else -1
+        _run_chosen(st, fr, value, f"{self.moment} replaced", block)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        return self.body.can_start(st, fr)
+        """The body can start, or a replacement that answers the event can: a card's way
+        counts where the rules offer the text only if it can start (`A OR B`)."""
+        if self.body.can_start(st, fr):
+            return True
+        if self.moment not in self.listeners.replaced:
+            return False
+        return any(
+            ab.body is not None  # a prevention does nothing: it starts nothing the body could not
+            for i in range(st.players)
+            for _, ab in _replacements(st, fr, self.moment, self.listeners, (fr.player + i) % st.players)
+        )
 
 
 @attrs.frozen(eq=False)
@@ -533,3 +553,42 @@ class AnswerFirst(Effect):
             return
         card, eid = _run_chosen(st, fr, value, f"{self.moment} answered first")
         st.lasting.append(Lasting(eid, fr.player, card))
+
+
+@attrs.frozen(eq=False)
+class WildGrant:
+    """`your copies of CARD are wild [if COND]` in a card's continuous ability, as compiled:
+    `WildWhile` tests it; the card type keeps it to show (`rules-dsl cards`)."""
+
+    text: str
+    card: str  # whose copies are wild
+    source: str  # the card the ability is on
+    zone: str  # where that card must lie (its owner's zone), and which way up
+    facing: str
+    cond: Cond | None
+
+
+@attrs.frozen(eq=False)
+class WildWhile(Cond):
+    """Whether a card counts as one of every symbol for its owner (the frame's player) by
+    cards' continuous abilities `your copies of CARD are wild [if COND]`: one of `grants`
+    (the ability's card type, the owner's zone and facing where it works, its condition,
+    read with "you" the owner and `this card` that card) lies there and its condition
+    holds; or the card's own `wild:` condition (`also`) holds."""
+
+    grants: tuple[tuple[int, str, str, Cond | None], ...]
+    also: Cond | None = None
+
+    def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
+        if self.also is not None and self.also.test(st, fr, cand):
+            return True
+        seat = f".{fr.player}"
+        cards = st.cards
+        for source, zone, facing, cond in self.grants:
+            for c in st.zones[zone + seat]:
+                cs = cards[c]
+                if cs.type != source or (facing and cs.up is not (facing == "up")):
+                    continue
+                if cond is None or cond.test(st, Frame(-1, fr.player, c, 0, None, None)):
+                    return True
+        return False

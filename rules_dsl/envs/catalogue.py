@@ -7,7 +7,8 @@ control.py, abilities.py), from the compiled effects and card types, never by ha
 
 - the words of the rules' own choices: each `A OR B` label, each yes/no of a question, the
   pass label of each optional choice, `pass` of `use WINDOW abilities` and of an event
-  a card may replace (`you MOMENT: ...`), each kind of
+  a card may replace when it likes (`you MOMENT: ...`, answered by a `MAY INSTEAD OF` or
+  `MAY PREVENT`; a mandatory replacement asks nothing), each kind of
   `choose a KIND`, each zone of `choose a GROUP` that exists in this game, each seat of
   `choose a player` (`player N`) and each value of `choose a PROPERTY value`;
 - each card type's id (a choice of cards, of a card's ability);
@@ -39,12 +40,13 @@ def option_ids(rules: Rules, players: int, variants: Iterable[str]) -> tuple[str
 
     token_choices = False
     put_kinds: dict[str, None] = {}
+    asked = {e.moment for e in rules.effects if isinstance(e, abilities.ReplaceAbility) and e.optional}
     for e in rules.effects:
         if isinstance(e, control.Alternatives):
             add(*e.labels)
         elif isinstance(e, control.Ask):
             add(e.yes, e.no)
-        elif isinstance(e, abilities.UseAbilities | abilities.Replaceable):
+        elif isinstance(e, abilities.UseAbilities) or isinstance(e, abilities.Replaceable) and e.moment in asked:
             add("pass")
         elif isinstance(e, choices.ChooseKind):
             add(*e.kinds)

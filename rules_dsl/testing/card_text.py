@@ -106,9 +106,9 @@ class _Grammar:
 
     # ---- top level ---------------------------------------------------------------
     def start(self, d: int) -> Text:
-        # section+ (a card's text), now and then with a replacement ability; now and then a
-        # bare block, which a card must refuse
-        items = st.one_of(self.section(d), self.section(d), self.section(d), self.replacement(d))
+        # section+ (a card's text), now and then with a replacement or continuous ability;
+        # now and then a bare block, which a card must refuse
+        items = st.one_of(self.section(d), self.section(d), self.section(d), self.replacement(d), self.continuous(d))
         sections = st.lists(items, min_size=1, max_size=3).map("\n".join)
         block = self.block(d)
         return st.integers(0, 9).flatmap(lambda i: block if i == 0 else sections)
@@ -121,6 +121,19 @@ class _Grammar:
             _seq(_opt("MAY"), "INSTEAD OF", subject, self.name, spot, ":", self.block(d)),
             _seq(_opt("MAY"), "PREVENT", subject, self.name, spot),
         )
+
+    def continuous(self, d: int) -> Text:
+        """`WHILE [face-up|face-down] in your ZONE: item; ...`, each item a change to a
+        quantity or `your copies of CARD are wild [if COND]`."""
+        spot = _seq(_opt(st.sampled_from(["face-up", "face-down"])), "in your", self.zone)
+        when = _opt(_seq("if", self.cond(d)))
+        modify = st.one_of(
+            _seq("add", self.expr(d), "to your", self.name, when),
+            _seq("subtract", self.expr(d), "from your", self.name, when),
+        )
+        wild = _seq("your copies of", self.name, "are wild", when)
+        items = st.lists(st.one_of(modify, wild), min_size=1, max_size=2).map("; ".join)
+        return _seq("WHILE", spot, ":", items)
 
     def section(self, d: int) -> Text:
         return st.tuples(self.label, self.block(d)).map(lambda t: f"{t[0]}: {t[1]}")
