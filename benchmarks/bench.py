@@ -11,8 +11,10 @@ Every measurement runs in a fresh process (`--worker NAME`), so one cannot warm 
 slow another. With `--compare REV` the other revision is checked out in a temporary git
 worktree and imported from there (its own `rules_dsl` and its own pack files); the two
 sides run alternately, `--rounds` times each, and the best round of each side counts, so
-a noisy machine slows both the same way. Figures depend on the machine (the header says
-which); compare ratios. This is not a test: nothing here can fail.
+a noisy machine slows both the same way. Times are the CPU time of the measuring process
+(`time.process_time`), so other work on the machine changes them little (`simulate` also
+reports wall-clock games/s, which is what its processes are for). Figures depend on the
+machine (the header says which); compare ratios. This is not a test: nothing here can fail.
 
 `--yardstick` plays the Learning Game with the engine (random bots, `apply_fast`) and with
 `benchmarks/handcoded/`, an independent plain-Python program of the same game, in this one
@@ -139,10 +141,10 @@ def _best(fn: Any, number: int, repeat: int = 5) -> float:
     """Seconds per call, the best of `repeat` runs of `number` calls."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(number):
             fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best / number
 
 
@@ -159,9 +161,9 @@ def measure_playouts(scale: float) -> dict[str, Any]:
     ):
         n = max(2, int(games * scale))
         _play(engine, players, range(10**6, 10**6 + max(1, n // 10)), variants)  # warm-up
-        start = time.perf_counter()
+        start = time.process_time()
         decisions = _play(engine, players, range(1, n + 1), variants)
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         out[f"{key}_games_per_s"] = n / seconds
         out[f"{key}_decisions_per_s"] = decisions / seconds
     return out
@@ -193,14 +195,14 @@ def measure_json(scale: float) -> dict[str, Any]:
 
 def measure_load(scale: float) -> dict[str, Any]:
     """Runs first thing in a fresh process: the clock starts before rules_dsl is imported."""
-    start = time.perf_counter()
+    start = time.process_time()
     from rules_dsl.engine import Engine
 
-    imported = time.perf_counter()
+    imported = time.process_time()
     packs = builtin_pack_folders()
     for paths in packs.values():
         Engine.load(paths)
-    done = time.perf_counter()
+    done = time.process_time()
     return {"import_s": imported - start, "load_s": done - start, "packs": sorted(packs)}
 
 
@@ -416,9 +418,9 @@ def throughput(pack: str, counts: list[int], games: int, variants: list[str] | N
     print(f"{'players':>7} {'games':>6} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
     for players in counts:
         _play(engine, players, range(10**6, 10**6 + 20), variants)  # warm-up
-        start = time.perf_counter()
+        start = time.process_time()
         decisions = _play(engine, players, range(1, games + 1), variants)
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         print(
             f"{players:>7} {games:>6} {games / seconds:>9.1f} {decisions / seconds:>12.0f} {decisions / games:>15.1f}"
         )
