@@ -392,44 +392,71 @@ class Query(CardSet):
     where: Cond | None
     whose: tuple[tuple[str, Any, bool], ...] = ()  # (property, str or CardProp, negated)
     plain: bool = attrs.field(init=False)  # no filter but facing
+    # Worked out once here, so that the hot path reads only what it needs: the zone keys
+    # for each seat when no zone depends on the state ("your hand", "the role-display"),
+    # else None; and whether a card's type alone can fail it (kind, section, symbol, whose)
+    seat_keys: tuple[tuple[str, ...], ...] | None = attrs.field(init=False)
+    typed: bool = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         plain = not (self.kind or self.symbol or self.section or self.where or self.whose)
         object.__setattr__(self, "plain", plain)
+        object.__setattr__(self, "typed", bool(self.kind or self.symbol or self.section or self.whose))
+        seat_keys: tuple[tuple[str, ...], ...] | None = None
+        if all(z.__class__ in (PlayerZone, SharedZone) for z in self.zones):
+            seats = max((len(z.by_seat) for z in self.zones if isinstance(z, PlayerZone)), default=1)
+            seat_keys = tuple(
+                tuple(z.by_seat[s] if isinstance(z, PlayerZone) else z.name for z in self.zones)  # type: ignore[attr-defined]
+                for s in range(seats)
+            )
+        object.__setattr__(self, "seat_keys", seat_keys)
 
-    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
+    def zone_keys(self, st: GameState, fr: Frame, cand: int) -> tuple[str, ...] | list[str]:
+        if self.seat_keys is not None:
+            seat_keys = self.seat_keys
+            return seat_keys[fr.player] if len(seat_keys) > 1 else seat_keys[0]
         zones = self.zones
         if len(zones) == 1:
-            zone_keys = zones[0].keys(st, fr, cand)
-        else:
-            zone_keys = [k for z in zones for k in z.keys(st, fr, cand)]
+            return zones[0].keys(st, fr, cand)
+        return [k for z in zones for k in z.keys(st, fr, cand)]
+
+    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
+        zone_keys = self.zone_keys(st, fr, cand)
         facing = self.facing
         cards = st.cards
+        zones = st.zones
         if self.plain:
             # the hot case: "face-up cards in your empire", "cards in your hand"
+            if len(zone_keys) == 1:
+                zone = zones[zone_keys[0]]
+                if facing < 0:
+                    return zone.copy()
+                up = facing == 1
+                return [c for c in zone if cards[c].up == up]
             if facing < 0:
-                return [c for key in zone_keys for c in st.zones[key]]
-            up = bool(facing)
-            return [c for key in zone_keys for c in st.zones[key] if cards[c].up == up]
-        types = st.rules.cards
+                return [c for key in zone_keys for c in zones[key]]
+            up = facing == 1
+            return [c for key in zone_keys for c in zones[key] if cards[c].up == up]
         out: list[int] = []
-        kind = self.kind
-        sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
-        wild = bool(st.rules.wild)
-        section = self.section
         where = self.where
-        # "whose type is its type": the value belongs to the enclosing card, so work it out once
-        whose = [(p, v if isinstance(v, str) else v.value(st, fr, cand), neg) for p, v, neg in self.whose]
+        if self.typed:
+            types = st.rules.cards
+            kind = self.kind
+            sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
+            wild = st.rules.wild
+            section = self.section
+            # "whose type is its type": the value belongs to the enclosing card, so work it out once
+            whose = [(p, v if isinstance(v, str) else v.value(st, fr, cand), neg) for p, v, neg in self.whose]
         for key in zone_keys:
-            for c in st.zones[key]:
+            for c in zones[key]:
                 cs = cards[c]
-                if facing >= 0 and cs.up != bool(facing):
+                if facing >= 0 and cs.up != (facing == 1):
                     continue
-                if kind or sym or section or whose:
+                if self.typed:
                     t = types[cs.type]
                     if kind and t.kind != kind:
                         continue
-                    if sym and sym not in t.symbols and not (wild and is_wild(st, c)):
+                    if sym and sym not in t.symbols and not (cs.type in wild and is_wild(st, c)):
                         continue
                     if section and section not in t.sections:
                         continue
