@@ -78,8 +78,18 @@ def check_depth(st: GameState, what: str, name: str) -> None:
 MAX_PROBE_DEPTH = 50
 
 
+_new = object.__new__
+
+
 def push(st: GameState, eid: int, player: int, src: int, scope: bool = False) -> Frame:
-    fr = Frame(eid, player, src, 0, {} if scope else None, None)
+    # made as `clone` makes frames (slots set directly): about twice as fast as `Frame(...)`
+    fr = _new(Frame)
+    fr.eid = eid
+    fr.player = player
+    fr.src = src
+    fr.pc = 0
+    fr.vars = {} if scope else None
+    fr.data = None
     st.frames.append(fr)
     return fr
 
@@ -89,16 +99,16 @@ def lookup(st: GameState, name: str) -> Any:
         v = fr.vars
         if v is not None and name in v:
             return v[name]
-    if name in st.params:
-        return st.params[name]
+    params = st.params
+    if name in params:
+        return params[name]
     raise RulesError(f"nothing is called {name!r} here")
 
 
 def bind(st: GameState, name: str, value: Any) -> None:
     """Bind a name in the nearest scope below the running (top) frame."""
-    frames = st.frames
-    for i in range(len(frames) - 1, -1, -1):
-        v = frames[i].vars
+    for fr in reversed(st.frames):
+        v = fr.vars
         if v is not None:
             v[name] = value
             return
