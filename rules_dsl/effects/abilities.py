@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import Effect, source_of
+from rules_dsl.effects.base import Effect, frame, source_of
 from rules_dsl.effects.choices import card_options
 from rules_dsl.effects.values import CardExpr, Cond, Num, NumExpr
 from rules_dsl.state import Decision, Frame, GameState, Lasting
@@ -383,7 +383,7 @@ class Quantity(NumExpr):
                         if m.constant is not None:
                             total += m.constant
                         else:
-                            total += m.value(st, Frame(-1, player, c, 0, None, None))
+                            total += m.value(st, frame(-1, player, c))
         if st.lasting:
             for entry in st.lasting:
                 ab = rules.effects[entry.ability]

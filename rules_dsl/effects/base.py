@@ -81,8 +81,21 @@ MAX_PROBE_DEPTH = 50
 _new = object.__new__
 
 
+def frame(eid: int, player: int, src: int = -1, scope: dict[str, Any] | None = None) -> Frame:
+    """A frame made as `clone` makes them (slots set directly): about twice as fast as
+    `Frame(...)`, for the hot paths that make one per step or per card."""
+    fr = _new(Frame)
+    fr.eid = eid
+    fr.player = player
+    fr.src = src
+    fr.pc = 0
+    fr.vars = scope
+    fr.data = None
+    return fr
+
+
 def push(st: GameState, eid: int, player: int, src: int, scope: bool = False) -> Frame:
-    # made as `clone` makes frames (slots set directly): about twice as fast as `Frame(...)`
+    # as `frame` makes one, inline: the hottest maker of frames
     fr = _new(Frame)
     fr.eid = eid
     fr.player = player
@@ -132,7 +145,8 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
         st.zones[dest].insert(0, card)
     else:
         st.zones[dest].append(card)
-    if dest in st.rules.watch_zones:
+    rules = st.rules
+    if dest in rules.watch_zones:
         watch(st)
     cs = st.card_to_change(card)
     if st.recorder is not None:
@@ -141,7 +155,7 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
     if facing:
         cs.up = facing == "up"
     else:
-        zfacing = st.rules.zones[dest.split(".", 1)[0]].facing
+        zfacing = rules.zones[dest.partition(".")[0]].facing
         if zfacing:
             cs.up = zfacing == "up"
 
@@ -189,9 +203,10 @@ def refill_possible(st: GameState, key: str) -> bool:
 
 
 def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
-    if not st.zones[key] and not refill(st, key):
+    zone = st.zones[key]
+    if not zone and not refill(st, key):
         return False
-    place(st, st.zones[key].pop(), dest, facing)
+    place(st, zone.pop(), dest, facing)
     return True
 
 

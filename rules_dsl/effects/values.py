@@ -6,11 +6,13 @@ Each has one method that evaluates it against the state, with `fr` the running f
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import lookup
+from rules_dsl.effects.base import frame, lookup
 from rules_dsl.errors import RulesError
 from rules_dsl.numbers import bounded
 from rules_dsl.state import Frame, GameState
@@ -189,14 +191,7 @@ def is_wild(st: GameState, card: int) -> bool:
     if cond is None:
         return False
     owner = owner_of(st, card)
-    return owner >= 0 and cond.test(st, Frame(-1, owner), card)
-
-
-def symbol_count(st: GameState, card: int, symbol: str) -> int:
-    n = st.rules.cards[st.cards[card].type].symbols.get(symbol, 0)
-    if n or not st.rules.wild:
-        return n
-    return 1 if is_wild(st, card) else 0
+    return owner >= 0 and cond.test(st, frame(-1, owner), card)
 
 
 @attrs.frozen
@@ -206,11 +201,18 @@ class CountSymbols(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         s = self.symbol.sym(st, fr, cand)
-        if st.rules.wild:
-            return sum(symbol_count(st, c, s) for c in self.cset.cards(st, fr, cand))
         types = st.rules.cards
         cards = st.cards
-        return sum(types[cards[c].type].symbols.get(s, 0) for c in self.cset.cards(st, fr, cand))
+        wild = st.rules.wild
+        total = 0
+        for c in self.cset.cards(st, fr, cand):
+            t = cards[c].type
+            n = types[t].symbols.get(s, 0)
+            if n:
+                total += n
+            elif t in wild and is_wild(st, c):  # a wild card without the symbol counts one
+                total += 1
+        return total
 
 
 def group_zones(st: GameState, members: tuple[tuple[str, str], ...]) -> list[str]:
@@ -603,13 +605,13 @@ class Extreme(NumExpr):
 
 # ---- conditions --------------------------------------------------------------------
 
-_OPS = {
-    "ge": lambda a, b: a >= b,
-    "le": lambda a, b: a <= b,
-    "gt": lambda a, b: a > b,
-    "lt": lambda a, b: a < b,
-    "eq": lambda a, b: a == b,
-    "ne": lambda a, b: a != b,
+_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "ge": operator.ge,
+    "le": operator.le,
+    "gt": operator.gt,
+    "lt": operator.lt,
+    "eq": operator.eq,
+    "ne": operator.ne,
 }
 
 
@@ -618,16 +620,13 @@ class Compare(Cond):
     op: str
     left: NumExpr
     right: NumExpr
+    compare: Callable[[Any, Any], bool] = attrs.field(init=False, eq=False, repr=False)  # operator.ge, ...
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "compare", _OPS[self.op])
 
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
-        a = self.left.num(st, fr, cand)
-        b = self.right.num(st, fr, cand)
-        op = self.op
-        if op == "ge":
-            return a >= b
-        if op == "le":
-            return a <= b
-        return bool(_OPS[op](a, b))
+        return self.compare(self.left.num(st, fr, cand), self.right.num(st, fr, cand))
 
 
 @attrs.frozen
