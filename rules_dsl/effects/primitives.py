@@ -29,7 +29,14 @@ class MoveCards(Effect):
 
     def execute(self, st: GameState, fr: Frame) -> bool:
         dest = self.dest.key(st, fr)
-        cards = self.cset.cards(st, fr)
+        cset = self.cset
+        if cset.__class__ is OneCard:  # `move it to ...`, the usual case: no list
+            c = cset.card_expr.card(st, fr)
+            if c < 0:
+                return False
+            move_card(st, c, dest, self.facing, self.bottom)
+            return True
+        cards = cset.cards(st, fr)
         for c in cards:
             move_card(st, c, dest, self.facing, self.bottom)
         return bool(cards) or not isinstance(self.cset, OneCard)

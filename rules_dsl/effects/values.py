@@ -17,6 +17,9 @@ from rules_dsl.errors import RulesError
 from rules_dsl.numbers import bounded
 from rules_dsl.state import Frame, GameState
 
+# players a per-player zone has keys for (compiler/statements.py MAX_PLAYERS)
+MAX_SEATS = 8
+
 
 class NumExpr:
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
@@ -50,6 +53,9 @@ class Cond:
 class CardSet:
     def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
         raise NotImplementedError
+
+    def count(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return len(self.cards(st, fr, cand))
 
 
 # ---- numbers -----------------------------------------------------------------------
@@ -165,7 +171,7 @@ class CountCards(NumExpr):
     cset: CardSet
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return len(self.cset.cards(st, fr, cand))
+        return self.cset.count(st, fr, cand)
 
 
 @attrs.frozen
@@ -394,10 +400,12 @@ class Query(CardSet):
     where: Cond | None
     whose: tuple[tuple[str, Any, bool], ...] = ()  # (property, str or CardProp, negated)
     plain: bool = attrs.field(init=False)  # no filter but facing
-    # Worked out once here, so that the hot path reads only what it needs: the zone keys
-    # for each seat when no zone depends on the state ("your hand", "the role-display"),
-    # else None; and whether a card's type alone can fail it (kind, section, symbol, whose)
+    # Worked out once here, so that the hot path reads only what it needs: when no zone
+    # depends on the state ("your hand", "the role-display"), the zone keys for each seat
+    # (else None), and the one key for each seat when there is one zone; and whether a
+    # card's type alone can fail it (kind, section, symbol, whose)
     seat_keys: tuple[tuple[str, ...], ...] | None = attrs.field(init=False)
+    seat_key: tuple[str, ...] | None = attrs.field(init=False)
     typed: bool = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -406,39 +414,52 @@ class Query(CardSet):
         object.__setattr__(self, "typed", bool(self.kind or self.symbol or self.section or self.whose))
         seat_keys: tuple[tuple[str, ...], ...] | None = None
         if all(z.__class__ in (PlayerZone, SharedZone) for z in self.zones):
-            seats = max((len(z.by_seat) for z in self.zones if isinstance(z, PlayerZone)), default=1)
+            seats = max((len(z.by_seat) for z in self.zones if isinstance(z, PlayerZone)), default=MAX_SEATS)
             seat_keys = tuple(
                 tuple(z.by_seat[s] if isinstance(z, PlayerZone) else z.name for z in self.zones)  # type: ignore[attr-defined]
                 for s in range(seats)
             )
         object.__setattr__(self, "seat_keys", seat_keys)
+        one = seat_keys is not None and len(self.zones) == 1
+        object.__setattr__(self, "seat_key", tuple(k[0] for k in seat_keys) if one and seat_keys else None)
 
     def zone_keys(self, st: GameState, fr: Frame, cand: int) -> tuple[str, ...] | list[str]:
         if self.seat_keys is not None:
-            seat_keys = self.seat_keys
-            return seat_keys[fr.player] if len(seat_keys) > 1 else seat_keys[0]
+            return self.seat_keys[fr.player]
         zones = self.zones
         if len(zones) == 1:
             return zones[0].keys(st, fr, cand)
         return [k for z in zones for k in z.keys(st, fr, cand)]
 
+    def count(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        """How many cards it finds: `len(cards(...))`, without the list in the plain case."""
+        seat_key = self.seat_key
+        if seat_key is not None and self.plain and self.facing < 0:
+            return len(st.zones[seat_key[fr.player]])
+        return len(self.cards(st, fr, cand))
+
     def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
-        zone_keys = self.zone_keys(st, fr, cand)
         facing = self.facing
-        cards = st.cards
-        zones = st.zones
         if self.plain:
-            # the hot case: "face-up cards in your empire", "cards in your hand"
-            if len(zone_keys) == 1:
-                zone = zones[zone_keys[0]]
+            # the hot case: "cards in your hand", "face-up cards in your empire"
+            seat_key = self.seat_key
+            if seat_key is not None:
+                zone = st.zones[seat_key[fr.player]]
                 if facing < 0:
                     return zone.copy()
                 up = facing == 1
+                cards = st.cards
                 return [c for c in zone if cards[c].up == up]
+            zone_keys = self.zone_keys(st, fr, cand)
+            zones = st.zones
             if facing < 0:
                 return [c for key in zone_keys for c in zones[key]]
             up = facing == 1
+            cards = st.cards
             return [c for key in zone_keys for c in zones[key] if cards[c].up == up]
+        zone_keys = self.zone_keys(st, fr, cand)
+        zones = st.zones
+        cards = st.cards
         out: list[int] = []
         where = self.where
         if self.typed:
