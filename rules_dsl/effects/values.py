@@ -148,14 +148,23 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
             raise RulesError(f"there is no card to read {self.prop!r} from")
         return st.rules.cards[st.cards[c].type].props[self.prop]
 
+    # num and sym read the property as `value` does, inline: they are hot paths
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        value = self.value(st, fr, cand)
+        c = self.card_expr.card(st, fr, cand)
+        if c < 0:
+            raise RulesError(f"there is no card to read {self.prop!r} from")
+        value = st.rules.cards[st.cards[c].type].props[self.prop]
+        if value.__class__ is int:
+            return value
         if isinstance(value, NumExpr):  # an expression property, worked out for that card
-            return value.num(st, fr, self.card_expr.card(st, fr, cand))
+            return value.num(st, fr, c)
         return int(value)
 
     def sym(self, st: GameState, fr: Frame, cand: int = -1) -> str:
-        return str(self.value(st, fr, cand))
+        c = self.card_expr.card(st, fr, cand)
+        if c < 0:
+            raise RulesError(f"there is no card to read {self.prop!r} from")
+        return str(st.rules.cards[st.cards[c].type].props[self.prop])
 
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         name = str(self.value(st, fr, cand))
@@ -457,7 +466,8 @@ class Query(CardSet):
             up = facing == 1
             cards = st.cards
             return [c for key in zone_keys for c in zones[key] if cards[c].up == up]
-        zone_keys = self.zone_keys(st, fr, cand)
+        seat_keys = self.seat_keys
+        zone_keys = seat_keys[fr.player] if seat_keys is not None else self.zone_keys(st, fr, cand)
         zones = st.zones
         cards = st.cards
         out: list[int] = []
