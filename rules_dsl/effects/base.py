@@ -148,7 +148,8 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
     rules = st.rules
     if dest in rules.watch_zones:
         watch(st)
-    cs = st.card_to_change(card)
+    # `card_to_change`, its usual case inline: a card this state already owns
+    cs = st.cards[card] if card in st.own else st.card_to_change(card)
     if st.recorder is not None:
         st.recorder.moved(st, cs, dest)
     cs.loc = dest

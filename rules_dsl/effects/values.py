@@ -301,7 +301,8 @@ class ItCard(CardExpr):
     def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         if cand >= 0:
             return cand
-        return int(lookup(st, "it"))
+        it: int = lookup(st, "it")  # a card: choices bind card numbers
+        return it
 
 
 @attrs.frozen
@@ -317,7 +318,8 @@ class CardVar(CardExpr):
     name: str
 
     def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return int(lookup(st, self.name))
+        card: int = lookup(st, self.name)  # a card: choices bind card numbers
+        return card
 
 
 @attrs.frozen
