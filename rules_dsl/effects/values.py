@@ -423,16 +423,12 @@ class Query(CardSet):
         plain = not (self.kind or self.symbol or self.section or self.where or self.whose)
         object.__setattr__(self, "plain", plain)
         object.__setattr__(self, "typed", bool(self.kind or self.symbol or self.section or self.whose))
-        seat_keys: tuple[tuple[str, ...], ...] | None = None
-        if all(z.__class__ in (PlayerZone, SharedZone) for z in self.zones):
-            seats = max((len(z.by_seat) for z in self.zones if isinstance(z, PlayerZone)), default=MAX_SEATS)
-            seat_keys = tuple(
-                tuple(z.by_seat[s] if isinstance(z, PlayerZone) else z.name for z in self.zones)  # type: ignore[attr-defined]
-                for s in range(seats)
-            )
-        object.__setattr__(self, "seat_keys", seat_keys)
-        one = seat_keys is not None and len(self.zones) == 1
-        object.__setattr__(self, "seat_key", tuple(k[0] for k in seat_keys) if one and seat_keys else None)
+        each = [seat_keys(z) for z in self.zones]
+        by_seat = None
+        if all(keys is not None for keys in each):
+            by_seat = tuple(tuple(keys[s] for keys in each if keys is not None) for s in range(MAX_SEATS))
+        object.__setattr__(self, "seat_keys", by_seat)
+        object.__setattr__(self, "seat_key", each[0] if len(each) == 1 else None)
 
     def zone_keys(self, st: GameState, fr: Frame, cand: int) -> tuple[str, ...] | list[str]:
         if self.seat_keys is not None:
@@ -529,6 +525,16 @@ class SharedZone(ZoneExpr):
 
     def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
         return [self.name]
+
+
+def seat_keys(zone: ZoneExpr) -> tuple[str, ...] | None:
+    """A zone's key for each seat, when it depends on nothing but the seat ("your hand",
+    "the box"), else None: an effect works it out once and then only indexes it."""
+    if isinstance(zone, PlayerZone):
+        return zone.by_seat
+    if isinstance(zone, SharedZone):
+        return (zone.name,) * MAX_SEATS
+    return None
 
 
 @attrs.frozen
