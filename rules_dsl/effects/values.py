@@ -491,14 +491,21 @@ class Query(CardSet):
                         continue
                     if section and section not in t.sections:
                         continue
-                    if whose and not all(
-                        ((t.id if p == "id" else t.props.get(p)) == val) != neg for p, val, neg in whose
-                    ):
+                    if whose and not _whose_match(t, whose):
                         continue
                 if where is not None and not where.test(st, fr, c):
                     continue
                 out.append(c)
         return out
+
+
+def _whose_match(t: Any, whose: list[tuple[str, Any, bool]]) -> bool:
+    """Whether a card type passes every `whose PROPERTY is [not] VALUE` (in a loop: a
+    generator for each card costs more than the test)."""
+    for p, val, neg in whose:  # noqa: SIM110
+        if ((t.id if p == "id" else t.props.get(p)) == val) == neg:
+            return False
+    return True
 
 
 # ---- zones and symbols -------------------------------------------------------------
@@ -735,7 +742,10 @@ class AnyOf(Cond):
     conds: tuple[Cond, ...]
 
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
-        return any(c.test(st, fr, cand) for c in self.conds)
+        for c in self.conds:  # noqa: SIM110 (a loop, not any(...): no generator for each card a filter tests)
+            if c.test(st, fr, cand):
+                return True
+        return False
 
 
 @attrs.frozen
@@ -751,4 +761,7 @@ class AllOf(Cond):
     conds: tuple[Cond, ...]
 
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
-        return all(c.test(st, fr, cand) for c in self.conds)
+        for c in self.conds:  # noqa: SIM110 (a loop, not all(...): no generator for each card a filter tests)
+            if not c.test(st, fr, cand):
+                return False
+        return True
