@@ -243,7 +243,11 @@ class CountEmpty(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         z = st.zones
-        return sum(1 for k in group_zones(st, self.zones) if not z[k])
+        n = 0
+        for k in group_zones(st, self.zones):  # loops, not sum(...): no generator (an end trigger's hot path)
+            if not z[k]:
+                n += 1
+        return n
 
 
 @attrs.frozen
@@ -252,7 +256,10 @@ class CountTokens(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         cards = st.cards
-        return sum(len(cards[c].tokens) for c in self.cset.cards(st, fr, cand))
+        n = 0
+        for c in self.cset.cards(st, fr, cand):  # a loop, not sum(...): no generator
+            n += len(cards[c].tokens)
+        return n
 
 
 @attrs.frozen
@@ -634,7 +641,12 @@ class CountTokensOf(NumExpr):
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         cards = st.cards
         kinds = self.kinds
-        return sum(1 for c in self.cset.cards(st, fr, cand) for t in cards[c].tokens if t in kinds)
+        n = 0
+        for c in self.cset.cards(st, fr, cand):  # loops, not sum(...): no generator for each card a filter tests
+            for t in cards[c].tokens:
+                if t in kinds:
+                    n += 1
+        return n
 
 
 @attrs.frozen
