@@ -463,7 +463,11 @@ class Query(CardSet):
                     return zone.copy()
                 up = facing == 1
                 cards = st.cards
-                return [c for c in zone if cards[c].up == up]
+                found = []
+                for c in zone:  # a loop, not a comprehension: no function call (Python 3.11) for a few cards
+                    if cards[c].up == up:
+                        found.append(c)
+                return found
             zone_keys = self.zone_keys(st, fr, cand)
             zones = st.zones
             if facing < 0:
@@ -484,7 +488,9 @@ class Query(CardSet):
             wild = st.rules.wild
             section = self.section
             # "whose type is its type": the value belongs to the enclosing card, so work it out once
-            whose = [(p, v if isinstance(v, str) else v.value(st, fr, cand), neg) for p, v, neg in self.whose]
+            whose = []
+            for p, v, neg in self.whose:  # a loop, not a comprehension: usually one item
+                whose.append((p, v if isinstance(v, str) else v.value(st, fr, cand), neg))
         for key in zone_keys:
             for c in zones[key]:
                 cs = cards[c]
