@@ -234,7 +234,11 @@ def group_zones(st: GameState, members: tuple[tuple[str, str], ...]) -> list[str
     """A zone group's zones in this game: a member with a condition is there when its
     parameter is not 0 (a pile that only some variants use)."""
     params = st.params
-    return [z for z, when in members if not when or params.get(when, 0)]
+    zones = []
+    for z, when in members:  # a loop, not a comprehension (a function call in Python 3.11): an end trigger's hot path
+        if not when or params.get(when, 0):
+            zones.append(z)
+    return zones
 
 
 @attrs.frozen
@@ -470,11 +474,18 @@ class Query(CardSet):
                 return found
             zone_keys = self.zone_keys(st, fr, cand)
             zones = st.zones
+            found = []
             if facing < 0:
-                return [c for key in zone_keys for c in zones[key]]
+                for key in zone_keys:
+                    found.extend(zones[key])
+                return found
             up = facing == 1
             cards = st.cards
-            return [c for key in zone_keys for c in zones[key] if cards[c].up == up]
+            for key in zone_keys:
+                for c in zones[key]:
+                    if cards[c].up == up:
+                        found.append(c)
+            return found
         seat_keys = self.seat_keys
         zone_keys = seat_keys[fr.player] if seat_keys is not None else self.zone_keys(st, fr, cand)
         zones = st.zones
