@@ -492,7 +492,10 @@ class Query(CardSet):
         cards = st.cards
         out: list[int] = []
         where = self.where
-        if self.typed:
+        typed = self.typed
+        any_facing = facing < 0
+        up = facing == 1
+        if typed:
             types = st.rules.cards
             kind = self.kind
             sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
@@ -505,9 +508,9 @@ class Query(CardSet):
         for key in zone_keys:
             for c in zones[key]:
                 cs = cards[c]
-                if facing >= 0 and cs.up != (facing == 1):
+                if not any_facing and cs.up != up:
                     continue
-                if self.typed:
+                if typed:
                     t = types[cs.type]
                     if kind and t.kind != kind:
                         continue
@@ -515,21 +518,18 @@ class Query(CardSet):
                         continue
                     if section and section not in t.sections:
                         continue
-                    if whose and not _whose_match(t, whose):
-                        continue
+                    if whose:
+                        passes = True
+                        for p, val, neg in whose:  # inline, not a call for each card
+                            if ((t.id if p == "id" else t.props.get(p)) == val) == neg:
+                                passes = False
+                                break
+                        if not passes:
+                            continue
                 if where is not None and not where.test(st, fr, c):
                     continue
                 out.append(c)
         return out
-
-
-def _whose_match(t: Any, whose: list[tuple[str, Any, bool]]) -> bool:
-    """Whether a card type passes every `whose PROPERTY is [not] VALUE` (in a loop: a
-    generator for each card costs more than the test)."""
-    for p, val, neg in whose:  # noqa: SIM110
-        if ((t.id if p == "id" else t.props.get(p)) == val) == neg:
-            return False
-    return True
 
 
 # ---- zones and symbols -------------------------------------------------------------
