@@ -24,7 +24,7 @@ def effect_tree(effect: Any, indent: int = 0, seen: set[int] | None = None) -> l
     simple: list[str] = []
     nested: list[tuple[str, Any]] = []
     for f in attrs.fields(type(effect)):
-        if f.name in _SKIP:
+        if f.name in _SKIP or not f.init:  # not init: worked out from the others, for speed
             continue
         value = getattr(effect, f.name)
         if isinstance(value, tuple) and value and all(attrs.has(type(x)) for x in value) or attrs.has(type(value)):

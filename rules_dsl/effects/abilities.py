@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import Effect, source_of
+from rules_dsl.effects.base import Effect, frame, source_of
 from rules_dsl.effects.choices import card_options
 from rules_dsl.effects.values import CardExpr, Cond, Num, NumExpr
 from rules_dsl.state import Decision, Frame, GameState, Lasting
@@ -143,10 +143,18 @@ def usable(st: GameState, fr: Frame, window: str, lis: Listeners) -> list[tuple[
     the names the rules have bound: `the role`, `N`, `the target`)."""
     if window not in lis.windows:
         return []
-    rules = st.rules
+    types = st.rules.cards
+    states = st.cards
+    facing = lis.facing
+    up = facing == "up"
     out = []
-    for c in _spot_cards(st, lis.zone, lis.facing, fr.player):
-        for ab in rules.cards[st.cards[c].type].activated:
+    for c in st.zones[f"{lis.zone}.{fr.player}"]:
+        cs = states[c]
+        activated = types[cs.type].activated
+        # most cards have no activated ability: look at them before their facing
+        if not activated or (facing and cs.up != up):
+            continue
+        for ab in activated:
             if ab.window != window or (ab.once and f"{ab.eid}:{c}" in st.used):
                 continue
             probe = Frame(ab.body.eid, fr.player, c, 0, {}, None)
@@ -207,13 +215,25 @@ class Announce(Effect):
         lis = self.listeners
         subject = self.card_expr.card(st, fr) if self.card_expr is not None else -1
         found: list[Any] = []
+        types = rules.cards
+        states = st.cards
+        zone = lis.zone + "."
+        facing = lis.facing
+        up = facing == "up"
+        moment = self.moment
+        lasting = st.lasting
         for i in range(st.players):
             owner = (fr.player + i) % st.players
-            for c in _spot_cards(st, lis.zone, lis.facing, owner):
-                for t in rules.cards[st.cards[c].type].triggers:
-                    if t.moment == self.moment and t.hears(owner, fr.player, c, subject):
+            for c in st.zones[zone + str(owner)]:
+                cs = states[c]
+                triggers = types[cs.type].triggers
+                # most cards answer nothing: look at their triggers before their facing
+                if not triggers or (facing and cs.up != up):
+                    continue
+                for t in triggers:
+                    if t.moment == moment and t.hears(owner, fr.player, c, subject):
                         found.append([t.body.eid, owner, c, {}])
-            for entry in st.lasting:
+            for entry in lasting:
                 if entry.player != owner:
                     continue
                 ab = rules.effects[entry.ability]
@@ -366,7 +386,7 @@ class Quantity(NumExpr):
                         if m.constant is not None:
                             total += m.constant
                         else:
-                            total += m.value(st, Frame(-1, player, c, 0, None, None))
+                            total += m.value(st, frame(-1, player, c))
         if st.lasting:
             for entry in st.lasting:
                 ab = rules.effects[entry.ability]

@@ -78,8 +78,31 @@ def check_depth(st: GameState, what: str, name: str) -> None:
 MAX_PROBE_DEPTH = 50
 
 
+_new = object.__new__
+
+
+def frame(eid: int, player: int, src: int = -1, scope: dict[str, Any] | None = None) -> Frame:
+    """A frame made as `clone` makes them (slots set directly): about twice as fast as
+    `Frame(...)`, for the hot paths that make one per step or per card."""
+    fr = _new(Frame)
+    fr.eid = eid
+    fr.player = player
+    fr.src = src
+    fr.pc = 0
+    fr.vars = scope
+    fr.data = None
+    return fr
+
+
 def push(st: GameState, eid: int, player: int, src: int, scope: bool = False) -> Frame:
-    fr = Frame(eid, player, src, 0, {} if scope else None, None)
+    # as `frame` makes one, inline: the hottest maker of frames
+    fr = _new(Frame)
+    fr.eid = eid
+    fr.player = player
+    fr.src = src
+    fr.pc = 0
+    fr.vars = {} if scope else None
+    fr.data = None
     st.frames.append(fr)
     return fr
 
@@ -89,16 +112,16 @@ def lookup(st: GameState, name: str) -> Any:
         v = fr.vars
         if v is not None and name in v:
             return v[name]
-    if name in st.params:
-        return st.params[name]
+    params = st.params
+    if name in params:
+        return params[name]
     raise RulesError(f"nothing is called {name!r} here")
 
 
 def bind(st: GameState, name: str, value: Any) -> None:
     """Bind a name in the nearest scope below the running (top) frame."""
-    frames = st.frames
-    for i in range(len(frames) - 1, -1, -1):
-        v = frames[i].vars
+    for fr in reversed(st.frames):
+        v = fr.vars
         if v is not None:
             v[name] = value
             return
@@ -122,16 +145,18 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
         st.zones[dest].insert(0, card)
     else:
         st.zones[dest].append(card)
-    if dest in st.rules.watch_zones:
+    rules = st.rules
+    if dest in rules.watch_zones:
         watch(st)
-    cs = st.card_to_change(card)
+    # `card_to_change`, its usual case inline: a card this state already owns
+    cs = st.cards[card] if card in st.own else st.card_to_change(card)
     if st.recorder is not None:
         st.recorder.moved(st, cs, dest)
     cs.loc = dest
     if facing:
         cs.up = facing == "up"
     else:
-        zfacing = st.rules.zones[dest.split(".", 1)[0]].facing
+        zfacing = rules.zones[dest.partition(".")[0]].facing
         if zfacing:
             cs.up = zfacing == "up"
 
@@ -179,9 +204,10 @@ def refill_possible(st: GameState, key: str) -> bool:
 
 
 def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
-    if not st.zones[key] and not refill(st, key):
+    zone = st.zones[key]
+    if not zone and not refill(st, key):
         return False
-    place(st, st.zones[key].pop(), dest, facing)
+    place(st, zone.pop(), dest, facing)
     return True
 
 

@@ -7,7 +7,7 @@ import attrs
 from rules_dsl import rng
 from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, take_top, watch
 from rules_dsl.effects.control import Guard
-from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr
+from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr, seat_keys
 from rules_dsl.errors import RulesError
 from rules_dsl.numbers import MAX_VALUE, bounded
 from rules_dsl.state import Frame, GameState, without
@@ -26,10 +26,22 @@ class MoveCards(Effect):
     facing: str
     bottom: bool = False
     atomic = True
+    dest_keys: tuple[str, ...] | None = attrs.field(init=False)  # values.seat_keys
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "dest_keys", seat_keys(self.dest))
 
     def execute(self, st: GameState, fr: Frame) -> bool:
-        dest = self.dest.key(st, fr)
-        cards = self.cset.cards(st, fr)
+        keys = self.dest_keys
+        dest = keys[fr.player] if keys is not None else self.dest.key(st, fr)
+        cset = self.cset
+        if cset.__class__ is OneCard:  # `move it to ...`, the usual case: no list
+            c = cset.card_expr.card(st, fr)
+            if c < 0:
+                return False
+            move_card(st, c, dest, self.facing, self.bottom)
+            return True
+        cards = cset.cards(st, fr)
         for c in cards:
             move_card(st, c, dest, self.facing, self.bottom)
         return bool(cards) or not isinstance(self.cset, OneCard)
@@ -44,10 +56,18 @@ class MoveAll(Effect):
     dest: ZoneExpr
     facing: str
     atomic = True
+    source_keys: tuple[str, ...] | None = attrs.field(init=False)  # values.seat_keys
+    dest_keys: tuple[str, ...] | None = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "source_keys", seat_keys(self.source))
+        object.__setattr__(self, "dest_keys", seat_keys(self.dest))
 
     def execute(self, st: GameState, fr: Frame) -> bool:
-        src = self.source.key(st, fr)
-        dest = self.dest.key(st, fr)
+        keys = self.source_keys
+        src = keys[fr.player] if keys is not None else self.source.key(st, fr)
+        keys = self.dest_keys
+        dest = keys[fr.player] if keys is not None else self.dest.key(st, fr)
         for c in list(st.zones[src]):
             move_card(st, c, dest, self.facing)
         return True
@@ -97,11 +117,19 @@ class Draw(Effect):
     source: ZoneExpr
     dest: ZoneExpr
     atomic = True
+    source_keys: tuple[str, ...] | None = attrs.field(init=False)  # values.seat_keys
+    dest_keys: tuple[str, ...] | None = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "source_keys", seat_keys(self.source))
+        object.__setattr__(self, "dest_keys", seat_keys(self.dest))
 
     def execute(self, st: GameState, fr: Frame) -> bool:
         n = self.count.num(st, fr)
-        src = self.source.key(st, fr)
-        dest = self.dest.key(st, fr)
+        keys = self.source_keys
+        src = keys[fr.player] if keys is not None else self.source.key(st, fr)
+        keys = self.dest_keys
+        dest = keys[fr.player] if keys is not None else self.dest.key(st, fr)
         for _ in range(n):
             if not take_top(st, src, dest):
                 break

@@ -6,14 +6,19 @@ Each has one method that evaluates it against the state, with `fr` the running f
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import lookup
+from rules_dsl.effects.base import frame, lookup
 from rules_dsl.errors import RulesError
 from rules_dsl.numbers import bounded
 from rules_dsl.state import Frame, GameState
+
+# players a per-player zone has keys for (compiler/statements.py MAX_PLAYERS)
+MAX_SEATS = 8
 
 
 class NumExpr:
@@ -48,6 +53,9 @@ class Cond:
 class CardSet:
     def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
         raise NotImplementedError
+
+    def count(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return len(self.cards(st, fr, cand))
 
 
 # ---- numbers -----------------------------------------------------------------------
@@ -140,14 +148,23 @@ class CardProp(NumExpr, SymExpr, ZoneExpr):
             raise RulesError(f"there is no card to read {self.prop!r} from")
         return st.rules.cards[st.cards[c].type].props[self.prop]
 
+    # num and sym read the property as `value` does, inline: they are hot paths
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        value = self.value(st, fr, cand)
+        c = self.card_expr.card(st, fr, cand)
+        if c < 0:
+            raise RulesError(f"there is no card to read {self.prop!r} from")
+        value = st.rules.cards[st.cards[c].type].props[self.prop]
+        if value.__class__ is int:
+            return value
         if isinstance(value, NumExpr):  # an expression property, worked out for that card
-            return value.num(st, fr, self.card_expr.card(st, fr, cand))
+            return value.num(st, fr, c)
         return int(value)
 
     def sym(self, st: GameState, fr: Frame, cand: int = -1) -> str:
-        return str(self.value(st, fr, cand))
+        c = self.card_expr.card(st, fr, cand)
+        if c < 0:
+            raise RulesError(f"there is no card to read {self.prop!r} from")
+        return str(st.rules.cards[st.cards[c].type].props[self.prop])
 
     def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
         name = str(self.value(st, fr, cand))
@@ -163,7 +180,7 @@ class CountCards(NumExpr):
     cset: CardSet
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return len(self.cset.cards(st, fr, cand))
+        return self.cset.count(st, fr, cand)
 
 
 @attrs.frozen
@@ -189,14 +206,7 @@ def is_wild(st: GameState, card: int) -> bool:
     if cond is None:
         return False
     owner = owner_of(st, card)
-    return owner >= 0 and cond.test(st, Frame(-1, owner), card)
-
-
-def symbol_count(st: GameState, card: int, symbol: str) -> int:
-    n = st.rules.cards[st.cards[card].type].symbols.get(symbol, 0)
-    if n or not st.rules.wild:
-        return n
-    return 1 if is_wild(st, card) else 0
+    return owner >= 0 and cond.test(st, frame(-1, owner), card)
 
 
 @attrs.frozen
@@ -206,18 +216,29 @@ class CountSymbols(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         s = self.symbol.sym(st, fr, cand)
-        if st.rules.wild:
-            return sum(symbol_count(st, c, s) for c in self.cset.cards(st, fr, cand))
         types = st.rules.cards
         cards = st.cards
-        return sum(types[cards[c].type].symbols.get(s, 0) for c in self.cset.cards(st, fr, cand))
+        wild = st.rules.wild
+        total = 0
+        for c in self.cset.cards(st, fr, cand):
+            t = cards[c].type
+            n = types[t].symbols.get(s, 0)
+            if n:
+                total += n
+            elif t in wild and is_wild(st, c):  # a wild card without the symbol counts one
+                total += 1
+        return total
 
 
 def group_zones(st: GameState, members: tuple[tuple[str, str], ...]) -> list[str]:
     """A zone group's zones in this game: a member with a condition is there when its
     parameter is not 0 (a pile that only some variants use)."""
     params = st.params
-    return [z for z, when in members if not when or params.get(when, 0)]
+    zones = []
+    for z, when in members:  # a loop, not a comprehension (a function call in Python 3.11): an end trigger's hot path
+        if not when or params.get(when, 0):
+            zones.append(z)
+    return zones
 
 
 @attrs.frozen
@@ -226,7 +247,11 @@ class CountEmpty(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         z = st.zones
-        return sum(1 for k in group_zones(st, self.zones) if not z[k])
+        n = 0
+        for k in group_zones(st, self.zones):  # loops, not sum(...): no generator (an end trigger's hot path)
+            if not z[k]:
+                n += 1
+        return n
 
 
 @attrs.frozen
@@ -235,7 +260,10 @@ class CountTokens(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         cards = st.cards
-        return sum(len(cards[c].tokens) for c in self.cset.cards(st, fr, cand))
+        n = 0
+        for c in self.cset.cards(st, fr, cand):  # a loop, not sum(...): no generator
+            n += len(cards[c].tokens)
+        return n
 
 
 @attrs.frozen
@@ -284,7 +312,8 @@ class ItCard(CardExpr):
     def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         if cand >= 0:
             return cand
-        return int(lookup(st, "it"))
+        it: int = lookup(st, "it")  # a card: choices bind card numbers
+        return it
 
 
 @attrs.frozen
@@ -300,7 +329,8 @@ class CardVar(CardExpr):
     name: str
 
     def card(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return int(lookup(st, self.name))
+        card: int = lookup(st, self.name)  # a card: choices bind card numbers
+        return card
 
 
 @attrs.frozen
@@ -392,51 +422,110 @@ class Query(CardSet):
     where: Cond | None
     whose: tuple[tuple[str, Any, bool], ...] = ()  # (property, str or CardProp, negated)
     plain: bool = attrs.field(init=False)  # no filter but facing
+    # Worked out once here, so that the hot path reads only what it needs: when no zone
+    # depends on the state ("your hand", "the role-display"), the zone keys for each seat
+    # (else None), and the one key for each seat when there is one zone; and whether a
+    # card's type alone can fail it (kind, section, symbol, whose)
+    seat_keys: tuple[tuple[str, ...], ...] | None = attrs.field(init=False)
+    seat_key: tuple[str, ...] | None = attrs.field(init=False)
+    typed: bool = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         plain = not (self.kind or self.symbol or self.section or self.where or self.whose)
         object.__setattr__(self, "plain", plain)
+        object.__setattr__(self, "typed", bool(self.kind or self.symbol or self.section or self.whose))
+        each = [seat_keys(z) for z in self.zones]
+        by_seat = None
+        if all(keys is not None for keys in each):
+            by_seat = tuple(tuple(keys[s] for keys in each if keys is not None) for s in range(MAX_SEATS))
+        object.__setattr__(self, "seat_keys", by_seat)
+        object.__setattr__(self, "seat_key", each[0] if len(each) == 1 else None)
 
-    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
+    def zone_keys(self, st: GameState, fr: Frame, cand: int) -> tuple[str, ...] | list[str]:
+        if self.seat_keys is not None:
+            return self.seat_keys[fr.player]
         zones = self.zones
         if len(zones) == 1:
-            zone_keys = zones[0].keys(st, fr, cand)
-        else:
-            zone_keys = [k for z in zones for k in z.keys(st, fr, cand)]
+            return zones[0].keys(st, fr, cand)
+        return [k for z in zones for k in z.keys(st, fr, cand)]
+
+    def count(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        """How many cards it finds: `len(cards(...))`, without the list in the plain case."""
+        seat_key = self.seat_key
+        if seat_key is not None and self.plain and self.facing < 0:
+            return len(st.zones[seat_key[fr.player]])
+        return len(self.cards(st, fr, cand))
+
+    def cards(self, st: GameState, fr: Frame, cand: int = -1) -> list[int]:
         facing = self.facing
-        cards = st.cards
         if self.plain:
-            # the hot case: "face-up cards in your empire", "cards in your hand"
+            # the hot case: "cards in your hand", "face-up cards in your empire"
+            seat_key = self.seat_key
+            if seat_key is not None:
+                zone = st.zones[seat_key[fr.player]]
+                if facing < 0:
+                    return zone.copy()
+                up = facing == 1
+                cards = st.cards
+                found = []
+                for c in zone:  # a loop, not a comprehension: no function call (Python 3.11) for a few cards
+                    if cards[c].up == up:
+                        found.append(c)
+                return found
+            zone_keys = self.zone_keys(st, fr, cand)
+            zones = st.zones
+            found = []
             if facing < 0:
-                return [c for key in zone_keys for c in st.zones[key]]
-            up = bool(facing)
-            return [c for key in zone_keys for c in st.zones[key] if cards[c].up == up]
-        types = st.rules.cards
+                for key in zone_keys:
+                    found.extend(zones[key])
+                return found
+            up = facing == 1
+            cards = st.cards
+            for key in zone_keys:
+                for c in zones[key]:
+                    if cards[c].up == up:
+                        found.append(c)
+            return found
+        seat_keys = self.seat_keys
+        zone_keys = seat_keys[fr.player] if seat_keys is not None else self.zone_keys(st, fr, cand)
+        zones = st.zones
+        cards = st.cards
         out: list[int] = []
-        kind = self.kind
-        sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
-        wild = bool(st.rules.wild)
-        section = self.section
         where = self.where
-        # "whose type is its type": the value belongs to the enclosing card, so work it out once
-        whose = [(p, v if isinstance(v, str) else v.value(st, fr, cand), neg) for p, v, neg in self.whose]
+        typed = self.typed
+        any_facing = facing < 0
+        up = facing == 1
+        if typed:
+            types = st.rules.cards
+            kind = self.kind
+            sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
+            wild = st.rules.wild
+            section = self.section
+            # "whose type is its type": the value belongs to the enclosing card, so work it out once
+            whose = []
+            for p, v, neg in self.whose:  # a loop, not a comprehension: usually one item
+                whose.append((p, v if isinstance(v, str) else v.value(st, fr, cand), neg))
         for key in zone_keys:
-            for c in st.zones[key]:
+            for c in zones[key]:
                 cs = cards[c]
-                if facing >= 0 and cs.up != bool(facing):
+                if not any_facing and cs.up != up:
                     continue
-                if kind or sym or section or whose:
+                if typed:
                     t = types[cs.type]
                     if kind and t.kind != kind:
                         continue
-                    if sym and sym not in t.symbols and not (wild and is_wild(st, c)):
+                    if sym and sym not in t.symbols and not (cs.type in wild and is_wild(st, c)):
                         continue
                     if section and section not in t.sections:
                         continue
-                    if whose and not all(
-                        ((t.id if p == "id" else t.props.get(p)) == val) != neg for p, val, neg in whose
-                    ):
-                        continue
+                    if whose:
+                        passes = True
+                        for p, val, neg in whose:  # inline, not a call for each card
+                            if ((t.id if p == "id" else t.props.get(p)) == val) == neg:
+                                passes = False
+                                break
+                        if not passes:
+                            continue
                 if where is not None and not where.test(st, fr, c):
                     continue
                 out.append(c)
@@ -467,6 +556,16 @@ class SharedZone(ZoneExpr):
 
     def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
         return [self.name]
+
+
+def seat_keys(zone: ZoneExpr) -> tuple[str, ...] | None:
+    """A zone's key for each seat, when it depends on nothing but the seat ("your hand",
+    "the box"), else None: an effect works it out once and then only indexes it."""
+    if isinstance(zone, PlayerZone):
+        return zone.by_seat
+    if isinstance(zone, SharedZone):
+        return (zone.name,) * MAX_SEATS
+    return None
 
 
 @attrs.frozen
@@ -559,7 +658,12 @@ class CountTokensOf(NumExpr):
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         cards = st.cards
         kinds = self.kinds
-        return sum(1 for c in self.cset.cards(st, fr, cand) for t in cards[c].tokens if t in kinds)
+        n = 0
+        for c in self.cset.cards(st, fr, cand):  # loops, not sum(...): no generator for each card a filter tests
+            for t in cards[c].tokens:
+                if t in kinds:
+                    n += 1
+        return n
 
 
 @attrs.frozen
@@ -576,13 +680,13 @@ class Extreme(NumExpr):
 
 # ---- conditions --------------------------------------------------------------------
 
-_OPS = {
-    "ge": lambda a, b: a >= b,
-    "le": lambda a, b: a <= b,
-    "gt": lambda a, b: a > b,
-    "lt": lambda a, b: a < b,
-    "eq": lambda a, b: a == b,
-    "ne": lambda a, b: a != b,
+_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "ge": operator.ge,
+    "le": operator.le,
+    "gt": operator.gt,
+    "lt": operator.lt,
+    "eq": operator.eq,
+    "ne": operator.ne,
 }
 
 
@@ -591,16 +695,13 @@ class Compare(Cond):
     op: str
     left: NumExpr
     right: NumExpr
+    compare: Callable[[Any, Any], bool] = attrs.field(init=False, eq=False, repr=False)  # operator.ge, ...
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "compare", _OPS[self.op])
 
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
-        a = self.left.num(st, fr, cand)
-        b = self.right.num(st, fr, cand)
-        op = self.op
-        if op == "ge":
-            return a >= b
-        if op == "le":
-            return a <= b
-        return bool(_OPS[op](a, b))
+        return self.compare(self.left.num(st, fr, cand), self.right.num(st, fr, cand))
 
 
 @attrs.frozen
@@ -670,7 +771,10 @@ class AnyOf(Cond):
     conds: tuple[Cond, ...]
 
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
-        return any(c.test(st, fr, cand) for c in self.conds)
+        for c in self.conds:  # noqa: SIM110 (a loop, not any(...): no generator for each card a filter tests)
+            if c.test(st, fr, cand):
+                return True
+        return False
 
 
 @attrs.frozen
@@ -686,4 +790,7 @@ class AllOf(Cond):
     conds: tuple[Cond, ...]
 
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
-        return all(c.test(st, fr, cand) for c in self.conds)
+        for c in self.conds:  # noqa: SIM110 (a loop, not all(...): no generator for each card a filter tests)
+            if not c.test(st, fr, cand):
+                return False
+        return True
