@@ -390,3 +390,15 @@ def test_an_event_can_start_when_a_replacement_of_it_can(tmp_path: Path) -> None
     # a prevention starts nothing the body could not: the other way, without a question
     report = take(folder, ["wall"], [], ["plain"], [], {"counters": {"coin": [5, 0]}, "phase": "rest"})
     assert report.ok, report.render()
+
+
+def test_an_event_a_mandatory_prevention_stops_cannot_start(tmp_path: Path) -> None:
+    folder = take_pack(tmp_path, "take-a-card OR gain 5 coins")
+    # the body can start: the OR asks
+    both = {"expect": {"decision": {"player": 1, "options": ["take-a-card", "gain 5 coins"]}}}
+    report = take(folder, [], ["plain"], [], [both, "take-a-card"], {"counters": {"coin": [0, 0]}, "phase": "rest"})
+    assert report.ok, report.render()
+    # the wall would stop it (taken without asking): the way is not offered, as an `only if`
+    # that does not hold would not be; the other way, without a question
+    report = take(folder, ["wall"], ["plain"], [], [], {"counters": {"coin": [5, 0]}, "phase": "rest"})
+    assert report.ok, report.render()

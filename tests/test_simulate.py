@@ -124,9 +124,9 @@ def test_a_game_that_fails_names_its_seed_and_writes_a_replay(tmp_path: Path, ca
     rules = pack / "rules.yaml"
     text = rules.read_text()
     # drawing from the deck now runs forever: the engine stops it with a RulesLoopError
-    old = "    move the top card of the domain-deck to your hand\n  take-an-action:"
+    old = "    you deck-draw: move the top card of the domain-deck to your hand\n  take-an-action:"
     assert old in text
-    rules.write_text(text.replace(old, "    repeat 100000 times: nothing\n  take-an-action:"))
+    rules.write_text(text.replace(old, "    you deck-draw: (repeat 100000 times: nothing)\n  take-an-action:"))
     out = tmp_path / "r.jsonl"
     code, _, err = run(capsys, "simulate", "--pack", str(pack), "--games", "3", "--quiet", "--out", str(out))
     assert code == 1

@@ -579,6 +579,8 @@ class StatementCompiler:
                     suggest(zone, owned),
                 )
         self.listeners.replaced.add(moment)
+        if node.block is None and not node.optional:  # an event it would stop cannot start
+            self.listeners.prevented.add(moment)
         spots = self.listeners.replace_spots.setdefault(moment, [])
         if (zone, facing) not in spots:
             spots.append((zone, facing))

@@ -31,6 +31,7 @@ class Listeners:
     moments: set[str] = attrs.Factory(set)  # moments some triggered ability answers
     windows: set[str] = attrs.Factory(set)  # windows some activated ability uses
     replaced: set[str] = attrs.Factory(set)  # moments some replacement ability answers
+    prevented: set[str] = attrs.Factory(set)  # moments some mandatory PREVENT answers
     # moment -> where the cards of its replacement abilities must lie: (zone, facing)
     replace_spots: dict[str, list[tuple[str, str]]] = attrs.Factory(dict)
     zone: str = ""  # the pack's ability zone (per player)
@@ -531,16 +532,27 @@ class Replaceable(Effect):
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         """The body can start, or a replacement that answers the event can: a card's way
-        counts where the rules offer the text only if it can start (`A OR B`)."""
-        if self.body.can_start(st, fr):
-            return True
+        counts where the rules offer the text only if it can start (`A OR B`). An event
+        that a mandatory PREVENT would stop (asked as `_ask_owners` asks: the first owner
+        with a mandatory replacement takes it) cannot start, unless an optional `INSTEAD
+        OF` asked before it could be taken: offering it would offer nothing."""
         if self.moment not in self.listeners.replaced:
-            return False
-        return any(
-            ab.body is not None  # a prevention does nothing: it starts nothing the body could not
-            for i in range(st.players)
-            for _, ab in _replacements(st, fr, self.moment, self.listeners, (fr.player + i) % st.players)
-        )
+            return self.body.can_start(st, fr)
+        if self.moment not in self.listeners.prevented:  # no card stops it: as written
+            return self.body.can_start(st, fr) or any(
+                ab.body is not None  # a prevention does nothing: it starts nothing the body could not
+                for i in range(st.players)
+                for _, ab in _replacements(st, fr, self.moment, self.listeners, (fr.player + i) % st.players)
+            )
+        may = False  # an optional INSTEAD OF, asked before any mandatory replacement
+        for i in range(st.players):
+            found = _replacements(st, fr, self.moment, self.listeners, (fr.player + i) % st.players)
+            forced = [ab for _, ab in found if not ab.optional]
+            if forced:  # taken without asking: a prevention does nothing, a block can start
+                return may or forced[0].body is not None
+            # a prevention does nothing: it starts nothing the body could not
+            may = may or any(ab.body is not None for _, ab in found)
+        return may or self.body.can_start(st, fr)
 
 
 @attrs.frozen(eq=False)
