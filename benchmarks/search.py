@@ -161,6 +161,15 @@ def main() -> None:
             if args.verbose:
                 print(games[-1], flush=True)
     wins = sum(1 / len(g["winners"]) for g in games if g["bot_seat"] in g["winners"])
+    # with more than 2 players: of the pairs (the bot, one opponent seat), the share where the
+    # bot finished ahead (the higher score; equal scores one half), as a league counts it
+    ahead = pairs = 0.0
+    for g in games:
+        mine = g["scores"][g["bot_seat"]]
+        for seat, score in enumerate(g["scores"]):
+            if seat != g["bot_seat"]:
+                pairs += 1
+                ahead += 1.0 if mine > score else 0.5 if mine == score else 0.0
     low, high = proportion_confint(round(wins), len(games), alpha=0.05, method="wilson")
     b, o = side(games, True), side(games, False)
     print(
@@ -168,6 +177,13 @@ def main() -> None:
         f"{args.seed + args.games - 1}, the bot's seat rotated): {args.bot} won {wins:g}/{len(games)} = "
         f"{100 * wins / len(games):.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%)"
     )
+    if args.players > 2:
+        low, high = proportion_confint(round(ahead), round(pairs), alpha=0.05, method="wilson")
+        print(
+            f"  finished ahead of an opponent seat (higher score, ties one half) in {ahead:g}/{pairs:g} = "
+            f"{100 * ahead / pairs:.1f}% of the pairs (95% CI {100 * low:.1f}-{100 * high:.1f}%; pairs of one game "
+            "are not independent)"
+        )
     for name, s in ((args.bot, b), (args.opponent, o)):
         print(
             f"  {name}: bought {s['bought']:.2f} per player-game, technologies {100 * s['tech_share']:.1f}% of "
