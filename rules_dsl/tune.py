@@ -91,7 +91,7 @@ def play_rows(
     A seat explores by a plan with probability `plans` (drawn per seat and game): its
     exploring decisions, instead of a uniformly random option, take the option it ranks
     highest in a random order of option ids fixed for the game (`plan_rank`), so that it
-    follows one course (the same role led, the same kind of card taken) again and again,
+    follows one course (the same option, the same kind of card taken) again and again,
     far enough for what that course leads to to show in the features and the result."""
     rules = engine.rules
     rng = random.Random(seed * 7919 + 17)
