@@ -121,10 +121,10 @@ class ISMCTSBot:
         if len(turn.options) == 1:
             self._kept = None
             return turn.options[0]
+        budget_end = time.process_time() + self.seconds if self.seconds > 0 else 0.0  # the prior counts in it
         root = self._root(turn)
         if self.config.prior > 0:
             self._prior(root, turn)
-        budget_end = time.process_time() + self.seconds if self.seconds > 0 else 0.0
         done = 0
         while (done < self.iterations) if budget_end == 0.0 else (done == 0 or time.process_time() < budget_end):
             self._iterate(root, turn.sample(self.rng))
