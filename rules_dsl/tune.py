@@ -83,11 +83,19 @@ def play_rows(
     explore: float,
     stride: int,
     variants: list[str] | None = None,
+    plans: float = 0.0,
 ) -> tuple[list[list[float]], list[int], list[bool]]:
     """One exploring self-play game: the feature-difference rows, their labels (1: that seat
-    won) and whether each row is from the game's last quarter."""
+    won) and whether each row is from the game's last quarter.
+
+    A seat explores by a plan with probability `plans` (drawn per seat and game): its
+    exploring decisions, instead of a uniformly random option, take the option it ranks
+    highest in a random order of option ids fixed for the game (`plan_rank`), so that it
+    follows one course (the same option, the same kind of card taken) again and again,
+    far enough for what that course leads to to show in the features and the result."""
     rules = engine.rules
     rng = random.Random(seed * 7919 + 17)
+    planners = [rng.random() < plans for _ in range(players)] if plans > 0 else [False] * players
     bots = [GreedyBot(engine, seed * 1009 + seat, weights=weights) for seat in range(players)]
     values = feature_values(rules)
     st = engine.new_game(players, seed, variants)
@@ -100,7 +108,10 @@ def play_rows(
         if len(d.options) == 1:
             option = d.options[0]
         elif rng.random() < explore:
-            option = d.options[rng.randrange(len(d.options))]
+            if planners[d.player]:
+                option = max(d.options, key=lambda o: plan_rank(seed, d.player, o))
+            else:
+                option = d.options[rng.randrange(len(d.options))]
         else:
             option = bots[d.player].choose(Turn(engine, st))
         engine.apply_fast(st, option)
@@ -118,6 +129,13 @@ def play_rows(
             labels.append(1 if p in winners else 0)
             late.append(k >= cut)
     return rows, labels, late
+
+
+def plan_rank(seed: int, seat: int, option: str) -> float:
+    """A seat's fixed random liking for an option id in one game; copies of a card
+    (`id#2`, `id@hand`) and a card's parts (`id:part`) are liked as the card."""
+    stem = re.split(r"[#@:]", option, maxsplit=1)[0]
+    return random.Random(f"{seed}/{seat}/{stem}").random()
 
 
 def fit(rows: list[list[float]], labels: list[int], players: int) -> tuple[list[float], list[float], list[int]]:
@@ -173,6 +191,7 @@ def tune(
     stride: int = 8,
     variants: list[str] | None = None,
     on_game: Callable[[], None] | None = None,
+    plans: float = 0.0,
 ) -> Fit:
     """Play `games` exploring self-play games in `rounds` rounds and fit the weights."""
     rules = engine.rules
@@ -191,7 +210,7 @@ def tune(
             continue
         rows, labels, late = [], [], []
         for _ in range(count):
-            r, lab, lt = play_rows(engine, players, s, weights, explore, stride, variants)
+            r, lab, lt = play_rows(engine, players, s, weights, explore, stride, variants, plans)
             rows += r
             labels += lab
             late += lt
@@ -308,6 +327,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--rounds", type=terminal.whole_number(1, 20), default=2, help="fits, each playing with the "
                    "last one's weights (default: 2)")  # fmt: skip
     p.add_argument("--explore", type=float, default=0.25, help="share of random decisions (default: 0.25)")
+    p.add_argument("--plans", type=float, default=0.0, help="share of seats that explore by a plan (a random "
+                   "order of option ids fixed for the game: a course followed to its end) (default: 0)")  # fmt: skip
     p.add_argument("--stride", type=terminal.whole_number(1, 1000), default=8,
                    help="decisions between two noted positions (default: 8)")  # fmt: skip
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default: 1)")
@@ -329,6 +350,8 @@ def command(args: Any) -> int:
 
     if not 0.0 <= args.explore <= 1.0:
         raise UsageError(f"--explore {args.explore}: give a share from 0 to 1")
+    if not 0.0 <= args.plans <= 1.0:
+        raise UsageError(f"--plans {args.plans}: give a share from 0 to 1")
     try:
         import statsmodels  # noqa: F401
     except ImportError as exc:
@@ -352,6 +375,10 @@ def command(args: Any) -> int:
         shown += ["--rounds", str(args.rounds)]
     if args.seed != 1:
         shown += ["--seed", str(args.seed)]
+    if args.explore != 0.25:
+        shown += ["--explore", f"{args.explore:g}"]
+    if args.plans:
+        shown += ["--plans", f"{args.plans:g}"]
     for v in args.variant or []:
         shown += ["--variant", v]
     progress = Progress(
@@ -375,6 +402,7 @@ def command(args: Any) -> int:
             args.stride,
             args.variant,
             on_game=lambda: progress.advance(task),
+            plans=args.plans,
         )
     table = Table(title=f"{rules.name}, {players} players: weights learned from {result.games} games")
     table.add_column("feature")

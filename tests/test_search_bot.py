@@ -93,3 +93,34 @@ def test_finishing_the_move_before_scoring_plays_to_the_end_the_same_way() -> No
         return list(st.log)
 
     assert game() == game()
+
+
+def test_each_root_option_starts_at_the_value_of_its_greedy_move() -> None:
+    import random
+
+    from rules_dsl.bots.greedy import GreedyBot
+    from rules_dsl.bots.ismcts import _Node
+
+    engine = Engine.for_pack("base")
+    st = engine.new_game(2, 3)
+    checked = 0
+    for _ in range(200):
+        d = st.pending
+        if d is None:
+            break
+        if len(d.options) > 2:
+            turn = Turn(engine, st)
+            bot = ISMCTSBot(engine, 1, iterations=1)
+            greedy = GreedyBot(engine, 1)
+            bot.rng, greedy.rng = random.Random(5), random.Random(5)  # the same sampled world
+            root = _Node()
+            bot._prior(root, turn)
+            assert set(root.children) == set(d.options)
+            assert all(c.visits == CONFIGS["ismcts"].prior and 0.0 <= c.reward / c.visits <= 1.0
+                       for c in root.children.values())  # fmt: skip
+            means = {o: c.reward / c.visits for o, c in root.children.items()}
+            top = max(means.values())
+            assert greedy.choose(turn) in [o for o, m in means.items() if m == top]
+            checked += 1
+        engine.apply(st, d.options[-1])
+    assert checked >= 5

@@ -13,7 +13,7 @@ from conftest import ROOT
 from rules_dsl.cli import main
 from rules_dsl.compiler import compile_packs
 from rules_dsl.engine import Engine
-from rules_dsl.tune import Fit, tune, with_weights
+from rules_dsl.tune import Fit, plan_rank, play_rows, tune, with_weights
 
 Capsys = pytest.CaptureFixture[str]
 MICRO = ROOT / "expansions" / "microcosm"
@@ -94,10 +94,24 @@ def test_a_pack_without_features_says_where_to_add_them(capsys: Capsys) -> None:
     assert "add a file with a features: part" in err
 
 
+def test_a_seat_exploring_by_a_plan_keeps_to_one_course() -> None:
+    # its exploring decisions take the option id it likes best that game, whatever the
+    # copy or place (`id#2`, `id@hand`): the same liking in every decision of the game
+    assert plan_rank(3, 1, "survey@hand") == plan_rank(3, 1, "survey#2") == plan_rank(3, 1, "survey")
+    likings = {seed: max(["survey", "warfare", "colonize", "research"], key=lambda o: plan_rank(seed, 0, o))
+               for seed in range(40)}  # fmt: skip
+    assert len(set(likings.values())) == 4  # each game its own plan
+    engine = Engine.for_pack("microcosm")
+    planned = play_rows(engine, 2, 5, [0.0] * len(engine.rules.features), 1.0, 4, plans=1.0)
+    assert planned == play_rows(engine, 2, 5, [0.0] * len(engine.rules.features), 1.0, 4, plans=1.0)
+    assert planned != play_rows(engine, 2, 5, [0.0] * len(engine.rules.features), 1.0, 4)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["--explore", "2"], "--explore 2.0: give a share from 0 to 1"),
+        (["--plans", "-1"], "--plans -1.0: give a share from 0 to 1"),
         (["--players", "3"], "Microcosm is for exactly 2 players"),
     ],
 )

@@ -23,6 +23,12 @@ Two configurations (`make_bot` names them):
   the most visited); and tree reuse when the bot decides again right after its own
   decision (a card asking a follow-up question): the subtree under the option it chose
   holds the statistics of exactly that information set.
+  Before searching, each option at the root is given `prior` (4) virtual visits at the
+  value the greedy bot would give it (the option applied in one sampled state, the bot's
+  own follow-up questions answered one step ahead each, the position then judged): the
+  search starts from greedy's judgement of whole moves, which it cannot see at a leaf cut
+  half-way through a move (measured in base 2p at 100 iterations against the same search
+  without it: 12.5 wins in 20 games, for 10% more CPU).
   `finish_move` (not the default): at a leaf, the last chooser answers its own follow-up
   questions greedily first, so the evaluation sees a whole move.
 - `ismcts-ucb` (the bot before issue 22): UCB1 with uniformly random playouts of 20
@@ -59,6 +65,8 @@ class Config:
     skip_forced: bool = True  # a decision with one option is no node and no playout step
     final: str = "mean"  # the option played: the most visited ("visits"), or the best mean reward
     finish_move: int = 0  # at a leaf, the last chooser's follow-ups answered greedily (at most this many)
+    prior: int = 4  # virtual visits given to each root option, at the value of its greedy move
+    prior_follow_ups: int = 6  # the follow-up decisions the greedy move answers before it is judged
 
 
 CONFIGS = {
@@ -72,6 +80,7 @@ CONFIGS = {
         reuse=False,
         skip_forced=False,
         final="visits",
+        prior=0,
     ),
 }
 
@@ -112,8 +121,10 @@ class ISMCTSBot:
         if len(turn.options) == 1:
             self._kept = None
             return turn.options[0]
+        budget_end = time.process_time() + self.seconds if self.seconds > 0 else 0.0  # the prior counts in it
         root = self._root(turn)
-        budget_end = time.process_time() + self.seconds if self.seconds > 0 else 0.0
+        if self.config.prior > 0:
+            self._prior(root, turn)
         done = 0
         while (done < self.iterations) if budget_end == 0.0 else (done == 0 or time.process_time() < budget_end):
             self._iterate(root, turn.sample(self.rng))
@@ -143,6 +154,25 @@ class ISMCTSBot:
         if kept is not None and kept[1] == turn.player and kept[2] == turn.decided:
             return kept[0]
         return _Node()
+
+    def _prior(self, root: _Node, turn: Turn) -> None:
+        """Add to each root option (kept or new) the value the greedy bot would give it (in one sampled
+        state, the option applied and the bot's own follow-up questions answered one step
+        ahead each, then the position judged), as `prior` visits: the search refines a
+        greedy move instead of starting from nothing, and a budget too small to see to the
+        end of the bot's own move still plays at least as well as greedy."""
+        world = turn.sample(self.rng)
+        me = turn.player
+        for option in turn.options:
+            st = world.clone()
+            self.engine.apply_fast(st, option)
+            self._finish(st, me, self.config.prior_follow_ups)
+            child = root.children.get(option)
+            if child is None:
+                child = root.children[option] = _Node()
+            child.visits += self.config.prior
+            child.available += self.config.prior
+            child.reward += self.config.prior * self._rewards(st)[me]
 
     def _iterate(self, root: _Node, st: GameState) -> None:
         apply = self.engine.apply_fast  # on a throw-away copy: no undo needed
@@ -212,7 +242,7 @@ class ISMCTSBot:
             apply(st, option)
             steps += 1
         if cfg.finish_move and path and st.pending is not None:
-            self._finish_move(st, path[-1][1])
+            self._finish(st, path[-1][1], cfg.finish_move)
         rewards = self._rewards(st)
         root.visits += 1
         for n, seat in path:
@@ -227,12 +257,12 @@ class ISMCTSBot:
                     entry[0] += rewards[seat]
                     entry[1] += 1.0
 
-    def _finish_move(self, st: GameState, seat: int) -> None:
+    def _finish(self, st: GameState, seat: int, most: int) -> None:
         """The seat that chose last answers its own follow-up questions greedily (the
-        option whose result the evaluation likes best, one step ahead), up to `finish_move`
-        of them, so that a leaf is scored after a whole move, not half-way through it."""
+        option whose result the evaluation likes best, one step ahead), up to `most` of
+        them, so that a position is scored after a whole move, not half-way through it."""
         apply = self.engine.apply_fast
-        for _ in range(self.config.finish_move):
+        for _ in range(most):
             d = st.pending
             if d is None or d.player != seat:
                 return
