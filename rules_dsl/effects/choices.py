@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import Effect, bind, check_depth, push, source_of
+from rules_dsl.effects.base import Effect, bind, check_depth, frame, push, source_of
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
 from rules_dsl.state import Decision, Frame, GameState, without
@@ -237,7 +237,7 @@ class FillSlot(TokenChoice):
             if self.room is not None:
                 owner = owner_of(st, c)
                 if owner not in rooms:
-                    extra = 0 if owner < 0 else self.room.num(st, Frame(-1, owner, -1, 0, None, None))
+                    extra = 0 if owner < 0 else self.room.num(st, frame(-1, owner, -1))
                     rooms[owner] = 1 + max(0, extra)
                 each = rooms[owner]
             for kind, cap in slots.items():

@@ -17,6 +17,8 @@ from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.errors import RulesLoopError
 from rules_dsl.state import Decision, Frame, GameState
 
+_new = object.__new__
+
 # How a parent starts a child effect, worked out once when the rules are compiled
 # (compiler/link.py) rather than at every step of play:
 RUN = 0  # atomic: executed on the spot, in the parent's frame
@@ -86,9 +88,17 @@ class Block(Effect):
                 rounds = child.count.num(st, fr)
                 if rounds == 0:
                     continue
-                top = Frame(child.eid, fr.player, fr.src, 0, None, [rounds])
+                data: list[Any] | None = [rounds]
             else:
-                top = Frame(child.eid, fr.player, fr.src, 0, None, None)
+                data = None
+            # the frame made with its slots set directly, as `base.push` does: a hot path
+            top = _new(Frame)
+            top.eid = child.eid
+            top.player = fr.player
+            top.src = fr.src
+            top.pc = 0
+            top.vars = None
+            top.data = data
             frames.append(top)
             if kind == PUSH:
                 return
@@ -230,7 +240,13 @@ class Alternatives(Effect):
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1
         option = self.options[value]
-        top = Frame(option.eid, fr.player, fr.src, 0, None, None)
+        top = _new(Frame)  # slots set directly, as `base.push` does
+        top.eid = option.eid
+        top.player = fr.player
+        top.src = fr.src
+        top.pc = 0
+        top.vars = None
+        top.data = None
         st.frames.append(top)
         if type(option) in REWRITES:
             option.step(st, top)
@@ -277,7 +293,13 @@ class Optional(Effect):
         if fr.pc == 0:
             fr.pc = 1
             body = self.body
-            top = Frame(body.eid, fr.player, fr.src, 0, None, None)
+            top = _new(Frame)  # slots set directly, as `base.push` does
+            top.eid = body.eid
+            top.player = fr.player
+            top.src = fr.src
+            top.pc = 0
+            top.vars = None
+            top.data = None
             st.frames.append(top)
             if type(body) in REWRITES:
                 body.step(st, top)
@@ -338,7 +360,13 @@ class Loop(Effect):
         if left > 0:
             fr.data[0] = left - 1
         body = self.body
-        top = Frame(body.eid, fr.player, fr.src, 0, None, None)
+        top = _new(Frame)  # slots set directly, as `base.push` does
+        top.eid = body.eid
+        top.player = fr.player
+        top.src = fr.src
+        top.pc = 0
+        top.vars = None
+        top.data = None
         st.frames.append(top)
         if type(body) in REWRITES:
             body.step(st, top)
@@ -376,7 +404,13 @@ class ForPlayers(Effect):
         fr.data[0] = i + 1
         player = (fr.player + i) % n if self.opponents_only else (st.active + i) % n
         body = self.body
-        top = Frame(body.eid, player, fr.src, 0, {}, None)
+        top = _new(Frame)  # slots set directly, as `base.push` does
+        top.eid = body.eid
+        top.player = player
+        top.src = fr.src
+        top.pc = 0
+        top.vars = {}
+        top.data = None
         st.frames.append(top)
         if type(body) in REWRITES:
             body.step(st, top)
