@@ -24,6 +24,9 @@ def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]
     """
     types = st.rules.cards
     states = st.cards
+    if len(cards) == 1:  # nothing to merge or to tell apart
+        c = cards[0]
+        return [types[states[c].type].id], [c]
     seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
     ids: list[str] = []
@@ -98,6 +101,9 @@ class ChooseCard(Guard):
         if not cards:
             st.failed = True
             st.frames.pop()
+            return
+        if len(cards) == 1 and not self.optional:  # forced: no option ids needed
+            self.resume(st, fr, cards[0])
             return
         ids, values = card_options(st, cards)
         if len(values) == 1 and not self.optional:

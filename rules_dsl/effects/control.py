@@ -252,7 +252,10 @@ class Alternatives(Effect):
             option.step(st, top)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        return any(o.can_start(st, fr) for o in self.options)
+        for option in self.options:  # noqa: SIM110 (a loop, not a generator: that is a call)
+            if option.can_start(st, fr):
+                return True
+        return False
 
 
 @attrs.frozen(eq=False)
