@@ -22,6 +22,7 @@ def _without_shortcuts(paths: list[str], monkeypatch: pytest.MonkeyPatch) -> Rul
     with monkeypatch.context() as m:
         m.setattr(link, "start_kind", lambda eff, watch_every: control.RUN if eff.atomic else control.PUSH)
         m.setattr(link, "always_starts", lambda eff, memo: False)
+        m.setattr(link, "steps_at_once", lambda body, watch_every: False)
         return compile_packs(paths)
 
 
@@ -57,6 +58,7 @@ def test_every_block_knows_how_to_start_each_child() -> None:
             assert eff.body_eid == eff.proc.body.eid
         if isinstance(eff, control.Alternatives):
             assert len(eff.always) == len(eff.options)
+            assert len(eff.at_once) == len(eff.options)
 
 
 def test_always_starts_follows_can_start() -> None:

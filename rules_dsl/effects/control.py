@@ -213,6 +213,7 @@ class Alternatives(Effect):
     options: tuple[Effect, ...]
     labels: tuple[str, ...]
     always: tuple[bool, ...] = ()  # per option: it can start whatever the state (set by link)
+    at_once: tuple[bool, ...] = ()  # per option: its frame is stepped at once (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 1:
@@ -248,7 +249,7 @@ class Alternatives(Effect):
         top.vars = None
         top.data = None
         st.frames.append(top)
-        if type(option) in REWRITES:
+        if type(option) in REWRITES or self.at_once[value]:
             option.step(st, top)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
@@ -291,6 +292,7 @@ class Optional(Effect):
     eid: int
     text: str
     body: Effect
+    at_once: bool = False  # the body's frame is stepped at once (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:
@@ -304,7 +306,7 @@ class Optional(Effect):
             top.vars = None
             top.data = None
             st.frames.append(top)
-            if type(body) in REWRITES:
+            if type(body) in REWRITES or self.at_once:
                 body.step(st, top)
             return
         st.failed = False
@@ -348,6 +350,7 @@ class Loop(Effect):
     count: NumExpr | None
     cond: Cond | None
     at_most: bool = False  # "up to N times" / "any number of times": zero rounds is fine
+    at_once: bool = False  # the body's frame is stepped at once (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if st.failed:
@@ -371,7 +374,7 @@ class Loop(Effect):
         top.vars = None
         top.data = None
         st.frames.append(top)
-        if type(body) in REWRITES:
+        if type(body) in REWRITES or self.at_once:
             body.step(st, top)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
@@ -392,6 +395,7 @@ class ForPlayers(Effect):
     text: str
     body: Effect
     opponents_only: bool
+    at_once: bool = False  # the body's frame is stepped at once (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -415,7 +419,7 @@ class ForPlayers(Effect):
         top.vars = {}
         top.data = None
         st.frames.append(top)
-        if type(body) in REWRITES:
+        if type(body) in REWRITES or self.at_once:
             body.step(st, top)
 
 
@@ -497,4 +501,7 @@ class SetVar(Effect):
 # Effects whose step only turns their own frame into another effect's (a procedure's body,
 # an `if`'s branch) or drops it: a parent that pushes one steps it at once, as the
 # interpreter would next. Neither has `changes`, so no end trigger is tested in between.
+# A loop, a `for each player`, a `you may` and an option also step a block body at once
+# (their `at_once`, set by link unless the end triggers are tested between steps): its
+# statements nest no deeper in Python than the pack's text nests them.
 REWRITES = (Call, If)
