@@ -10,10 +10,10 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import Effect, bind, check_depth, frame, push, source_of
+from rules_dsl.effects.base import Effect, ask, bind, check_depth, frame, push
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
-from rules_dsl.state import Decision, Frame, GameState, without
+from rules_dsl.state import Frame, GameState, without
 
 
 def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]:
@@ -112,7 +112,7 @@ class ChooseCard(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append(-1)
-        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
+        ask(st, fr, fr.player, self.text, ids, values)
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         frames = st.frames
@@ -160,7 +160,7 @@ class ChooseZone(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append("")
-        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
+        ask(st, fr, fr.player, self.text, ids, values)
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if not value:
@@ -200,7 +200,7 @@ class TokenChoice(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append(None)
-        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
+        ask(st, fr, fr.player, self.text, ids, values)
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if value is None:
@@ -300,7 +300,7 @@ class ChooseKind(Guard):
         if len(self.kinds) == 1:
             self.resume(st, fr, self.kinds[0])
             return
-        st.pending = Decision(fr.player, self.text, list(self.kinds), list(self.kinds), source_of(st, fr))
+        ask(st, fr, fr.player, self.text, list(self.kinds), list(self.kinds))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         bind(st, self.name, value)

@@ -12,10 +12,10 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import MAX_PROBE_DEPTH, Effect, bind, check_depth, push, source_of
+from rules_dsl.effects.base import MAX_PROBE_DEPTH, Effect, ask, bind, check_depth, push
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.errors import RulesLoopError
-from rules_dsl.state import Decision, Frame, GameState
+from rules_dsl.state import Frame, GameState
 
 _new = object.__new__
 
@@ -236,7 +236,7 @@ class Alternatives(Effect):
         labels: list[str] = []
         for i in doable:
             labels.append(all_labels[i])
-        st.pending = Decision(fr.player, "choose: " + " OR ".join(labels), labels, doable, source_of(st, fr))
+        ask(st, fr, fr.player, "choose: " + " OR ".join(labels), labels, doable)
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1
@@ -274,7 +274,7 @@ class Ask(Guard):
             st.failed = True
             st.frames.pop()
             return
-        st.pending = Decision(fr.player, self.text, [self.yes, self.no], [True, False], source_of(st, fr))
+        ask(st, fr, fr.player, self.text, [self.yes, self.no], [True, False])
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if not value:
