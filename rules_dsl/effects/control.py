@@ -58,7 +58,7 @@ class Block(Effect):
             child = children[i]
             kind = kinds[i]
             i += 1
-            if kind == RUN:
+            if not kind:  # RUN (0), tested without a name looked up: most children are atomic
                 if not child.execute(st, fr):
                     fr.pc = i
                     st.failed = True
@@ -77,7 +77,7 @@ class Block(Effect):
                 if branch is None:
                     continue
                 child = branch
-                if kind == RUN:
+                if not kind:  # RUN
                     if not child.execute(st, fr):
                         st.failed = True
                         frames.pop()
