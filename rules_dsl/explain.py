@@ -18,6 +18,8 @@ _SKIP = {
     "body_eid",
     "always",
     "at_once",
+    "guards",
+    "asks",
 }  # derived (compiler/link.py)
 
 

@@ -74,3 +74,14 @@ def test_always_starts_follows_can_start() -> None:
     assert link.always_starts(control.Block(eid=8, text="", children=()), memo)
     alternatives = control.Alternatives(eid=9, text="", options=(counted, anything), labels=("a", "b"))
     assert not link.always_starts(alternatives, memo)  # can_start asks the first option first
+
+
+def test_probe_plan_asks_what_can_start_asked() -> None:
+    gain = control.Let(eid=0, text="let X be 1", name="X", value=None)  # type: ignore[arg-type]
+    only_if = control.OnlyIf(eid=1, text="only if", cond=None)  # type: ignore[arg-type]
+    ask = control.Ask(eid=2, text="?", yes="yes", no="no", body=gain)
+    inner = control.Block(eid=3, text="", children=(gain,))
+    assert link.probe_plan(control.Block(eid=4, text="", children=(only_if, gain, ask))) == ((only_if,), None)
+    assert link.probe_plan(control.Block(eid=5, text="", children=(only_if, only_if, ask))) == ((only_if, only_if), ask)
+    assert link.probe_plan(control.Block(eid=6, text="", children=(inner, only_if))) == ((), inner)
+    assert link.probe_plan(control.Block(eid=7, text="", children=(only_if,))) == ((only_if,), None)

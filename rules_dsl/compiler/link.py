@@ -3,7 +3,7 @@ every step, now that every effect exists (procedures are compiled after the call
 name them, and which moments have listeners is known only once every card is compiled).
 
 The effects are frozen; this pass fills their derived fields (`kinds`, `then_kind`,
-`else_kind`, `body_eid`, `always`, `at_once`) once, before the rules are handed out, so nothing
+`else_kind`, `body_eid`, `always`, `at_once`, `guards`, `asks`) once, before the rules are handed out, so nothing
 changes them while games are played.
 """
 
@@ -40,6 +40,21 @@ def branch_kind(eff: Effect | None, watch_every: bool) -> int:
     if kind == control.RUN and watch_every:
         return control.PUSH
     return control.PUSH if kind == control.TEST else kind
+
+
+def probe_plan(block: control.Block) -> tuple[tuple[control.OnlyIf, ...], Effect | None]:
+    """What `Block.can_start` asks: the leading `only if` children, then the first child
+    that is not atomic or is a guard (None: yes, a change or a name bound by `let` we
+    cannot see past, or nothing left)."""
+    guards: list[control.OnlyIf] = []
+    for child in block.children:
+        if isinstance(child, control.OnlyIf):
+            guards.append(child)
+            continue
+        if not child.atomic or isinstance(child, control.Guard):
+            return tuple(guards), child
+        break
+    return tuple(guards), None
 
 
 def steps_at_once(body: Effect, watch_every: bool) -> bool:
@@ -89,6 +104,10 @@ def link(effects: Sequence[Effect], watch_every: bool) -> None:
     for eff in effects:
         if isinstance(eff, control.Block | control.Call):
             object.__setattr__(eff, "always", always_starts(eff, memo))
+        if isinstance(eff, control.Block):
+            guards, asks = probe_plan(eff)
+            object.__setattr__(eff, "guards", guards)
+            object.__setattr__(eff, "asks", asks)
         elif isinstance(eff, control.Alternatives):
             object.__setattr__(eff, "always", tuple(always_starts(o, memo) for o in eff.options))
     for eff in effects:

@@ -41,6 +41,10 @@ class Block(Effect):
     children: tuple[Effect, ...]
     kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH, STEP, COUNT): set by link
     always: bool = False  # can_start is True whatever the state (set by link)
+    # what can_start asks (set by link): the leading `only if` children, then the child
+    # whose own can_start answers (None: yes)
+    guards: tuple[OnlyIf, ...] = ()
+    asks: Effect | None = None
 
     def step(self, st: GameState, fr: Frame) -> None:
         # Every way through is the one the interpreter would take step by step (an `if`
@@ -114,15 +118,13 @@ class Block(Effect):
     def can_start(self, st: GameState, fr: Frame) -> bool:
         if self.always:
             return True
-        # "only if" checks change nothing, so look past them; past anything else we cannot look
-        for child in self.children:
-            if not child.atomic or (isinstance(child, Guard) and not isinstance(child, OnlyIf)):
-                return child.can_start(st, fr)
-            if not isinstance(child, OnlyIf):
-                return True  # a change (or a name bound by let) we cannot see past
-            if not child.can_start(st, fr):
+        # "only if" checks change nothing, so look past them; past anything else we cannot
+        # look: which children to ask is worked out once (link.probe_plan)
+        for guard in self.guards:
+            if not guard.cond.test(st, fr):
                 return False
-        return True
+        asks = self.asks
+        return asks is None or asks.can_start(st, fr)
 
 
 class Guard(Effect):
