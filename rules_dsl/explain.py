@@ -8,7 +8,19 @@ import attrs
 
 from rules_dsl.effects.base import Effect
 
-_SKIP = {"eid", "text", "table", "kinds", "then_kind", "else_kind", "body_eid", "always"}  # derived (compiler/link.py)
+_SKIP = {
+    "eid",
+    "text",
+    "table",
+    "kinds",
+    "then_kind",
+    "else_kind",
+    "body_eid",
+    "always",
+    "at_once",
+    "guards",
+    "asks",
+}  # derived (compiler/link.py)
 
 
 def effect_tree(effect: Any, indent: int = 0, seen: set[int] | None = None) -> list[str]:

@@ -22,6 +22,7 @@ def _without_shortcuts(paths: list[str], monkeypatch: pytest.MonkeyPatch) -> Rul
     with monkeypatch.context() as m:
         m.setattr(link, "start_kind", lambda eff, watch_every: control.RUN if eff.atomic else control.PUSH)
         m.setattr(link, "always_starts", lambda eff, memo: False)
+        m.setattr(link, "steps_at_once", lambda body, watch_every: False)
         return compile_packs(paths)
 
 
@@ -57,6 +58,7 @@ def test_every_block_knows_how_to_start_each_child() -> None:
             assert eff.body_eid == eff.proc.body.eid
         if isinstance(eff, control.Alternatives):
             assert len(eff.always) == len(eff.options)
+            assert len(eff.at_once) == len(eff.options)
 
 
 def test_always_starts_follows_can_start() -> None:
@@ -72,3 +74,14 @@ def test_always_starts_follows_can_start() -> None:
     assert link.always_starts(control.Block(eid=8, text="", children=()), memo)
     alternatives = control.Alternatives(eid=9, text="", options=(counted, anything), labels=("a", "b"))
     assert not link.always_starts(alternatives, memo)  # can_start asks the first option first
+
+
+def test_probe_plan_asks_what_can_start_asked() -> None:
+    gain = control.Let(eid=0, text="let X be 1", name="X", value=None)  # type: ignore[arg-type]
+    only_if = control.OnlyIf(eid=1, text="only if", cond=None)  # type: ignore[arg-type]
+    ask = control.Ask(eid=2, text="?", yes="yes", no="no", body=gain)
+    inner = control.Block(eid=3, text="", children=(gain,))
+    assert link.probe_plan(control.Block(eid=4, text="", children=(only_if, gain, ask))) == ((only_if,), None)
+    assert link.probe_plan(control.Block(eid=5, text="", children=(only_if, only_if, ask))) == ((only_if, only_if), ask)
+    assert link.probe_plan(control.Block(eid=6, text="", children=(inner, only_if))) == ((), inner)
+    assert link.probe_plan(control.Block(eid=7, text="", children=(only_if,))) == ((only_if,), None)

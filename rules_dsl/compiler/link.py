@@ -3,7 +3,7 @@ every step, now that every effect exists (procedures are compiled after the call
 name them, and which moments have listeners is known only once every card is compiled).
 
 The effects are frozen; this pass fills their derived fields (`kinds`, `then_kind`,
-`else_kind`, `body_eid`, `always`) once, before the rules are handed out, so nothing
+`else_kind`, `body_eid`, `always`, `at_once`, `guards`, `asks`) once, before the rules are handed out, so nothing
 changes them while games are played.
 """
 
@@ -40,6 +40,28 @@ def branch_kind(eff: Effect | None, watch_every: bool) -> int:
     if kind == control.RUN and watch_every:
         return control.PUSH
     return control.PUSH if kind == control.TEST else kind
+
+
+def probe_plan(block: control.Block) -> tuple[tuple[control.OnlyIf, ...], Effect | None]:
+    """What `Block.can_start` asks: the leading `only if` children, then the first child
+    that is not atomic or is a guard (None: yes, a change or a name bound by `let` we
+    cannot see past, or nothing left)."""
+    guards: list[control.OnlyIf] = []
+    for child in block.children:
+        if isinstance(child, control.OnlyIf):
+            guards.append(child)
+            continue
+        if not child.atomic or isinstance(child, control.Guard):
+            return tuple(guards), child
+        break
+    return tuple(guards), None
+
+
+def steps_at_once(body: Effect, watch_every: bool) -> bool:
+    """Whether a loop, a `for each player`, a `you may` or an option steps its body's new
+    frame at once, as the interpreter would next: a block, unless the end triggers are
+    tested between the steps (the parent does not change the game, the block may)."""
+    return not watch_every and type(body) is control.Block
 
 
 def always_starts(eff: Effect, memo: dict[int, tuple[Effect, bool]]) -> bool:
@@ -82,11 +104,19 @@ def link(effects: Sequence[Effect], watch_every: bool) -> None:
     for eff in effects:
         if isinstance(eff, control.Block | control.Call):
             object.__setattr__(eff, "always", always_starts(eff, memo))
+        if isinstance(eff, control.Block):
+            guards, asks = probe_plan(eff)
+            object.__setattr__(eff, "guards", guards)
+            object.__setattr__(eff, "asks", asks)
         elif isinstance(eff, control.Alternatives):
             object.__setattr__(eff, "always", tuple(always_starts(o, memo) for o in eff.options))
     for eff in effects:
         if isinstance(eff, control.Block):
             object.__setattr__(eff, "kinds", tuple(start_kind(c, watch_every) for c in eff.children))
+        elif isinstance(eff, control.Loop | control.ForPlayers | control.Optional):
+            object.__setattr__(eff, "at_once", steps_at_once(eff.body, watch_every))
+        elif isinstance(eff, control.Alternatives):
+            object.__setattr__(eff, "at_once", tuple(steps_at_once(o, watch_every) for o in eff.options))
         elif isinstance(eff, control.If):
             object.__setattr__(eff, "then_kind", branch_kind(eff.then, watch_every))
             object.__setattr__(eff, "else_kind", branch_kind(eff.otherwise, watch_every))

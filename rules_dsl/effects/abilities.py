@@ -158,7 +158,7 @@ def usable(st: GameState, fr: Frame, window: str, lis: Listeners) -> list[tuple[
         for ab in activated:
             if ab.window != window or (ab.once and f"{ab.eid}:{c}" in st.used):
                 continue
-            probe = Frame(ab.body.eid, fr.player, c, 0, {}, None)
+            probe = frame(ab.body.eid, fr.player, c, {})
             st.frames.append(probe)
             try:
                 ok = ab.body.can_start(st, probe)
@@ -176,7 +176,7 @@ def _run(st: GameState, fr: Frame, value: Any) -> None:
     assert isinstance(ab, ActivatedAbility)
     if ab.once:
         st.used.append(f"{eid}:{card}")
-    st.frames.append(Frame(ab.body.eid, fr.player, card, 0, {}, None))
+    st.frames.append(frame(ab.body.eid, fr.player, card, {}))
 
 
 @attrs.frozen(eq=False)
@@ -209,7 +209,7 @@ class Announce(Effect):
             st.frames.pop()
             return
         eid, player, src, names = fr.data.pop(0)
-        st.frames.append(Frame(eid, player, src, 0, dict(names), None))
+        st.frames.append(frame(eid, player, src, dict(names)))
 
     def collect(self, st: GameState, fr: Frame) -> list[Any]:
         rules = st.rules
@@ -393,7 +393,7 @@ class Quantity(NumExpr):
                 ab = rules.effects[entry.ability]
                 if entry.player != player or not isinstance(ab, ModifyAbility) or ab.modifier.quantity != self.name:
                     continue
-                probe = Frame(-1, player, entry.src, 0, dict(entry.vars), None)
+                probe = frame(-1, player, entry.src, dict(entry.vars))
                 st.frames.append(probe)
                 try:
                     total += ab.modifier.value(st, probe)
@@ -417,7 +417,7 @@ def _replacements(st: GameState, fr: Frame, moment: str, lis: Listeners, owner: 
 
 def _add_if_it_can_start(st: GameState, out: list[tuple[int, Any]], c: int, ab: ReplaceAbility, owner: int) -> None:
     if ab.body is not None:
-        probe = Frame(ab.body.eid, owner, c, 0, {}, None)
+        probe = frame(ab.body.eid, owner, c, {})
         st.frames.append(probe)
         try:
             if not ab.body.can_start(st, probe):
@@ -463,7 +463,7 @@ def _run_chosen(st: GameState, fr: Frame, value: list[int], note: str, block: in
     if st.trace is not None:
         st.trace.append(f"player {fr.player + 1}: {note}")
     if ab.body is not None:
-        st.frames.append(Frame(block if block >= 0 else ab.body.eid, owner, card, 0, {}, None))
+        st.frames.append(frame(block if block >= 0 else ab.body.eid, owner, card, {}))
     return card, eid
 
 
@@ -621,6 +621,6 @@ class WildWhile(Cond):
                 cs = cards[c]
                 if cs.type != source or (facing and cs.up is not (facing == "up")):
                     continue
-                if cond is None or cond.test(st, Frame(-1, fr.player, c, 0, None, None)):
+                if cond is None or cond.test(st, frame(-1, fr.player, c)):
                     return True
         return False

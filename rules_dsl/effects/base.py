@@ -8,7 +8,7 @@ import attrs
 
 from rules_dsl import rng
 from rules_dsl.errors import RulesError, RulesLoopError
-from rules_dsl.state import Frame, GameState, without
+from rules_dsl.state import Decision, Frame, GameState, without
 
 if TYPE_CHECKING:
     from rules_dsl.rules import Rules
@@ -209,6 +209,19 @@ def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
         return False
     place(st, zone.pop(), dest, facing)
     return True
+
+
+def ask(st: GameState, fr: Frame, player: int, prompt: str, options: list[str], values: list[Any]) -> None:
+    """Leave a decision pending, from where `source_of` says: the Decision made with its
+    slots set directly (as `frame` makes frames), one call for the hot choices."""
+    d = _new(Decision)
+    d.player = player
+    d.prompt = prompt
+    d.options = options
+    d.values = values
+    src = fr.src
+    d.source = st.rules.cards[st.cards[src].type].name if src >= 0 else f"{st.phase} phase"  # source_of, inline
+    st.pending = d
 
 
 def source_of(st: GameState, fr: Frame) -> str:

@@ -10,10 +10,10 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import Effect, bind, check_depth, push, source_of
+from rules_dsl.effects.base import Effect, ask, bind, check_depth, frame, push
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
-from rules_dsl.state import Decision, Frame, GameState, without
+from rules_dsl.state import Frame, GameState, without
 
 
 def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]:
@@ -24,6 +24,9 @@ def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]
     """
     types = st.rules.cards
     states = st.cards
+    if len(cards) == 1:  # nothing to merge or to tell apart
+        c = cards[0]
+        return [types[states[c].type].id], [c]
     seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
     ids: list[str] = []
@@ -99,6 +102,9 @@ class ChooseCard(Guard):
             st.failed = True
             st.frames.pop()
             return
+        if len(cards) == 1 and not self.optional:  # forced: no option ids needed
+            self.resume(st, fr, cards[0])
+            return
         ids, values = card_options(st, cards)
         if len(values) == 1 and not self.optional:
             self.resume(st, fr, values[0])
@@ -106,7 +112,7 @@ class ChooseCard(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append(-1)
-        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
+        ask(st, fr, fr.player, self.text, ids, values)
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         frames = st.frames
@@ -154,7 +160,7 @@ class ChooseZone(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append("")
-        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
+        ask(st, fr, fr.player, self.text, ids, values)
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if not value:
@@ -194,7 +200,7 @@ class TokenChoice(Guard):
         if self.optional:
             ids.append(self.pass_label)
             values.append(None)
-        st.pending = Decision(fr.player, self.text, ids, values, source_of(st, fr))
+        ask(st, fr, fr.player, self.text, ids, values)
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if value is None:
@@ -237,7 +243,7 @@ class FillSlot(TokenChoice):
             if self.room is not None:
                 owner = owner_of(st, c)
                 if owner not in rooms:
-                    extra = 0 if owner < 0 else self.room.num(st, Frame(-1, owner, -1, 0, None, None))
+                    extra = 0 if owner < 0 else self.room.num(st, frame(-1, owner, -1))
                     rooms[owner] = 1 + max(0, extra)
                 each = rooms[owner]
             for kind, cap in slots.items():
@@ -294,7 +300,7 @@ class ChooseKind(Guard):
         if len(self.kinds) == 1:
             self.resume(st, fr, self.kinds[0])
             return
-        st.pending = Decision(fr.player, self.text, list(self.kinds), list(self.kinds), source_of(st, fr))
+        ask(st, fr, fr.player, self.text, list(self.kinds), list(self.kinds))
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         bind(st, self.name, value)

@@ -12,10 +12,12 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import MAX_PROBE_DEPTH, Effect, bind, check_depth, push, source_of
+from rules_dsl.effects.base import MAX_PROBE_DEPTH, Effect, ask, bind, check_depth, push
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.errors import RulesLoopError
-from rules_dsl.state import Decision, Frame, GameState
+from rules_dsl.state import Frame, GameState
+
+_new = object.__new__
 
 # How a parent starts a child effect, worked out once when the rules are compiled
 # (compiler/link.py) rather than at every step of play:
@@ -39,6 +41,10 @@ class Block(Effect):
     children: tuple[Effect, ...]
     kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH, STEP, COUNT): set by link
     always: bool = False  # can_start is True whatever the state (set by link)
+    # what can_start asks (set by link): the leading `only if` children, then the child
+    # whose own can_start answers (None: yes)
+    guards: tuple[OnlyIf, ...] = ()
+    asks: Effect | None = None
 
     def step(self, st: GameState, fr: Frame) -> None:
         # Every way through is the one the interpreter would take step by step (an `if`
@@ -56,7 +62,7 @@ class Block(Effect):
             child = children[i]
             kind = kinds[i]
             i += 1
-            if kind == RUN:
+            if not kind:  # RUN (0), tested without a name looked up: most children are atomic
                 if not child.execute(st, fr):
                     fr.pc = i
                     st.failed = True
@@ -75,7 +81,7 @@ class Block(Effect):
                 if branch is None:
                     continue
                 child = branch
-                if kind == RUN:
+                if not kind:  # RUN
                     if not child.execute(st, fr):
                         st.failed = True
                         frames.pop()
@@ -86,9 +92,17 @@ class Block(Effect):
                 rounds = child.count.num(st, fr)
                 if rounds == 0:
                     continue
-                top = Frame(child.eid, fr.player, fr.src, 0, None, [rounds])
+                data: list[Any] | None = [rounds]
             else:
-                top = Frame(child.eid, fr.player, fr.src, 0, None, None)
+                data = None
+            # the frame made with its slots set directly, as `base.push` does: a hot path
+            top = _new(Frame)
+            top.eid = child.eid
+            top.player = fr.player
+            top.src = fr.src
+            top.pc = 0
+            top.vars = None
+            top.data = data
             frames.append(top)
             if kind == PUSH:
                 return
@@ -104,15 +118,13 @@ class Block(Effect):
     def can_start(self, st: GameState, fr: Frame) -> bool:
         if self.always:
             return True
-        # "only if" checks change nothing, so look past them; past anything else we cannot look
-        for child in self.children:
-            if not child.atomic or (isinstance(child, Guard) and not isinstance(child, OnlyIf)):
-                return child.can_start(st, fr)
-            if not isinstance(child, OnlyIf):
-                return True  # a change (or a name bound by let) we cannot see past
-            if not child.can_start(st, fr):
+        # "only if" checks change nothing, so look past them; past anything else we cannot
+        # look: which children to ask is worked out once (link.probe_plan)
+        for guard in self.guards:
+            if not guard.cond.test(st, fr):
                 return False
-        return True
+        asks = self.asks
+        return asks is None or asks.can_start(st, fr)
 
 
 class Guard(Effect):
@@ -203,6 +215,7 @@ class Alternatives(Effect):
     options: tuple[Effect, ...]
     labels: tuple[str, ...]
     always: tuple[bool, ...] = ()  # per option: it can start whatever the state (set by link)
+    at_once: tuple[bool, ...] = ()  # per option: its frame is stepped at once (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 1:
@@ -225,18 +238,27 @@ class Alternatives(Effect):
         labels: list[str] = []
         for i in doable:
             labels.append(all_labels[i])
-        st.pending = Decision(fr.player, "choose: " + " OR ".join(labels), labels, doable, source_of(st, fr))
+        ask(st, fr, fr.player, "choose: " + " OR ".join(labels), labels, doable)
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1
         option = self.options[value]
-        top = Frame(option.eid, fr.player, fr.src, 0, None, None)
+        top = _new(Frame)  # slots set directly, as `base.push` does
+        top.eid = option.eid
+        top.player = fr.player
+        top.src = fr.src
+        top.pc = 0
+        top.vars = None
+        top.data = None
         st.frames.append(top)
-        if type(option) in REWRITES:
+        if type(option) in REWRITES or self.at_once[value]:
             option.step(st, top)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        return any(o.can_start(st, fr) for o in self.options)
+        for option in self.options:  # noqa: SIM110 (a loop, not a generator: that is a call)
+            if option.can_start(st, fr):
+                return True
+        return False
 
 
 @attrs.frozen(eq=False)
@@ -254,7 +276,7 @@ class Ask(Guard):
             st.failed = True
             st.frames.pop()
             return
-        st.pending = Decision(fr.player, self.text, [self.yes, self.no], [True, False], source_of(st, fr))
+        ask(st, fr, fr.player, self.text, [self.yes, self.no], [True, False])
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         if not value:
@@ -272,14 +294,21 @@ class Optional(Effect):
     eid: int
     text: str
     body: Effect
+    at_once: bool = False  # the body's frame is stepped at once (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:
             fr.pc = 1
             body = self.body
-            top = Frame(body.eid, fr.player, fr.src, 0, None, None)
+            top = _new(Frame)  # slots set directly, as `base.push` does
+            top.eid = body.eid
+            top.player = fr.player
+            top.src = fr.src
+            top.pc = 0
+            top.vars = None
+            top.data = None
             st.frames.append(top)
-            if type(body) in REWRITES:
+            if type(body) in REWRITES or self.at_once:
                 body.step(st, top)
             return
         st.failed = False
@@ -323,6 +352,7 @@ class Loop(Effect):
     count: NumExpr | None
     cond: Cond | None
     at_most: bool = False  # "up to N times" / "any number of times": zero rounds is fine
+    at_once: bool = False  # the body's frame is stepped at once (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if st.failed:
@@ -338,9 +368,15 @@ class Loop(Effect):
         if left > 0:
             fr.data[0] = left - 1
         body = self.body
-        top = Frame(body.eid, fr.player, fr.src, 0, None, None)
+        top = _new(Frame)  # slots set directly, as `base.push` does
+        top.eid = body.eid
+        top.player = fr.player
+        top.src = fr.src
+        top.pc = 0
+        top.vars = None
+        top.data = None
         st.frames.append(top)
-        if type(body) in REWRITES:
+        if type(body) in REWRITES or self.at_once:
             body.step(st, top)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
@@ -361,6 +397,7 @@ class ForPlayers(Effect):
     text: str
     body: Effect
     opponents_only: bool
+    at_once: bool = False  # the body's frame is stepped at once (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -376,9 +413,15 @@ class ForPlayers(Effect):
         fr.data[0] = i + 1
         player = (fr.player + i) % n if self.opponents_only else (st.active + i) % n
         body = self.body
-        top = Frame(body.eid, player, fr.src, 0, {}, None)
+        top = _new(Frame)  # slots set directly, as `base.push` does
+        top.eid = body.eid
+        top.player = player
+        top.src = fr.src
+        top.pc = 0
+        top.vars = {}
+        top.data = None
         st.frames.append(top)
-        if type(body) in REWRITES:
+        if type(body) in REWRITES or self.at_once:
             body.step(st, top)
 
 
@@ -460,4 +503,7 @@ class SetVar(Effect):
 # Effects whose step only turns their own frame into another effect's (a procedure's body,
 # an `if`'s branch) or drops it: a parent that pushes one steps it at once, as the
 # interpreter would next. Neither has `changes`, so no end trigger is tested in between.
+# A loop, a `for each player`, a `you may` and an option also step a block body at once
+# (their `at_once`, set by link unless the end triggers are tested between steps): its
+# statements nest no deeper in Python than the pack's text nests them.
 REWRITES = (Call, If)

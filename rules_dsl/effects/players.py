@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from rules_dsl.effects.base import Effect, bind, lookup, push, source_of
+from rules_dsl.effects.base import Effect, bind, frame, lookup, push, source_of
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardSet, Cond, NumExpr, TextExpr, ZoneExpr, group_zones
 from rules_dsl.errors import RulesError
@@ -38,7 +38,7 @@ def seats(st: GameState, fr: Frame, who: str) -> list[int]:
 
 def as_player(fr: Frame, seat: int) -> Frame:
     """The running frame as `seat` sees it ('you' is that player); never pushed."""
-    return Frame(fr.eid, seat, fr.src, 0, None, None)
+    return frame(fr.eid, seat, fr.src)
 
 
 def player_option(seat: int) -> str:

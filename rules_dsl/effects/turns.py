@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from rules_dsl.effects.base import Effect, push
+from rules_dsl.effects.base import Effect, frame, push
 from rules_dsl.effects.control import REWRITES
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.state import Frame, GameState
@@ -16,6 +16,8 @@ from rules_dsl.state import Frame, GameState
 # where the game loop is between two deals (its frame's data)
 DEAL_SCORED = 1
 DEAL_SET_UP = 2
+
+_new = object.__new__
 
 
 @attrs.frozen(eq=False)
@@ -61,7 +63,13 @@ class GameLoop(Effect):
             st.phase = name
             # the phase's body runs in its own scope; this frame absorbs its failure
             body = st.rules.effects[self.bodies[fr.pc - 1]]
-            top = Frame(body.eid, st.active, -1, 0, {}, None)
+            top = _new(Frame)  # slots set directly, as `base.push` does
+            top.eid = body.eid
+            top.player = st.active
+            top.src = -1
+            top.pc = 0
+            top.vars = {}
+            top.data = None
             st.frames.append(top)
             if type(body) in REWRITES:
                 body.step(st, top)
@@ -73,7 +81,7 @@ class GameLoop(Effect):
         game or of a deal); once triggered it stays triggered, whatever changes later in the turn."""
         if st.end_trigger or st.over or st.phase == "setup" or st.phase == "deal-setup":
             return
-        self.test_triggers(st, Frame(self.eid, st.active, -1, 0, None, None), self.watched)
+        self.test_triggers(st, frame(self.eid, st.active), self.watched)
 
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1
