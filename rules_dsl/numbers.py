@@ -68,4 +68,6 @@ def whole(text: str, what: str = "the number", least: int | None = None, most: i
 
 def json_int(text: str) -> int:
     """`json.loads(..., parse_int=json_int)`: JSON's integers through the same bound."""
+    if len(text) <= MAX_DIGITS:  # JSON's grammar made it an integer already: only its length is left to check
+        return int(text)
     return whole(text, "a number in the JSON")
