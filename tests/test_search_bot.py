@@ -95,6 +95,40 @@ def test_finishing_the_move_before_scoring_plays_to_the_end_the_same_way() -> No
     assert game() == game()
 
 
+def test_opponents_answered_greedily_are_no_nodes_and_bounded_per_iteration() -> None:
+    import attrs
+
+    engine = Engine.for_pack("escalation")
+    st = engine.new_game(3, 2)
+    while st.pending is not None and len(st.pending.options) < 2:
+        engine.apply(st, st.pending.options[0])
+    assert st.pending is not None
+    me = st.pending.player
+    bot = ISMCTSBot(engine, 1, iterations=6, config=attrs.evolve(CONFIGS["ismcts"], opponents=4))
+    answered: list[int] = []
+    greedy = bot._greedy
+
+    def spy(state: GameState, seat: int) -> str:
+        answered.append(seat)
+        return greedy(state, seat)
+
+    bot._greedy = spy  # type: ignore[method-assign]
+    option = bot.choose(Turn(engine, st))
+    assert option in st.pending.options
+    assert answered and me not in answered  # only the other seats are answered by greedy
+    assert len(answered) <= 4 * 6  # at most `opponents` of them in each of the 6 iterations
+
+    def game() -> list[str]:
+        config = attrs.evolve(CONFIGS["ismcts"], opponents=3)
+        bots = [ISMCTSBot(engine, 20 + seat, iterations=3, config=config) for seat in range(3)]
+        g = engine.new_game(3, 5)
+        while g.pending is not None:
+            engine.apply(g, bots[g.pending.player].choose(Turn(engine, g)))
+        return list(g.log)
+
+    assert game() == game()
+
+
 def test_each_root_option_starts_at_the_value_of_its_greedy_move() -> None:
     import random
 

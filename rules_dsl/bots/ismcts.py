@@ -31,6 +31,10 @@ Two configurations (`make_bot` names them):
   without it: 12.5 wins in 20 games, for 10% more CPU).
   `finish_move` (not the default): at a leaf, the last chooser answers its own follow-up
   questions greedily first, so the evaluation sees a whole move.
+  `opponents` (not the default): the other seats' decisions in an iteration are answered
+  greedily (one step ahead, by the evaluation) instead of being tree nodes, at most that
+  many per iteration (past them the iteration stops and is judged): the tree holds only
+  the bot's own choices, against opponents modelled as the greedy bot.
 - `ismcts-ucb` (the bot before issue 22): UCB1 with uniformly random playouts of 20
   decisions, scored by `0.5 + 0.5 tanh(lead / 4)`, a new tree every decision.
 """
@@ -67,6 +71,7 @@ class Config:
     finish_move: int = 0  # at a leaf, the last chooser's follow-ups answered greedily (at most this many)
     prior: int = 4  # virtual visits given to each root option, at the value of its greedy move
     prior_follow_ups: int = 6  # the follow-up decisions the greedy move answers before it is judged
+    opponents: int = 0  # other seats' decisions answered greedily in an iteration (no nodes); 0: all are nodes
 
 
 CONFIGS = {
@@ -127,7 +132,7 @@ class ISMCTSBot:
             self._prior(root, turn)
         done = 0
         while (done < self.iterations) if budget_end == 0.0 else (done == 0 or time.process_time() < budget_end):
-            self._iterate(root, turn.sample(self.rng))
+            self._iterate(root, turn.sample(self.rng), turn.player)
             done += 1
         # the most visited option (ties: the first in option order, which is stable)
         if self.config.final == "mean":
@@ -174,7 +179,7 @@ class ISMCTSBot:
             child.available += self.config.prior
             child.reward += self.config.prior * self._rewards(st)[me]
 
-    def _iterate(self, root: _Node, st: GameState) -> None:
+    def _iterate(self, root: _Node, st: GameState, me: int) -> None:
         apply = self.engine.apply_fast  # on a throw-away copy: no undo needed
         rng = self.rng
         cfg = self.config
@@ -182,12 +187,21 @@ class ISMCTSBot:
         path: list[tuple[_Node, int]] = []  # node, seat that chose the option leading to it
         played: list[tuple[int, str]] = []  # (seat, option) of the whole iteration, for MAST
         node = root
+        answered = 0  # other seats' decisions answered greedily (cfg.opponents)
         while st.pending is not None:
             d = st.pending
             options = d.options
             seat = d.player
             if cfg.skip_forced and len(options) == 1:  # a forced step: no node (the tree keys on choices)
                 apply(st, options[0])
+                continue
+            if cfg.opponents and seat != me:
+                # an opponent plays as greedy would (a model of the other seats, not a tree of
+                # their choices); past the bound the iteration stops here and is judged
+                if answered >= cfg.opponents:
+                    break
+                apply(st, self._greedy(st, seat))
+                answered += 1
                 continue
             untried = [o for o in options if o not in node.children]
             if untried:
@@ -269,14 +283,19 @@ class ISMCTSBot:
             if len(d.options) == 1:
                 apply(st, d.options[0])
                 continue
-            best, best_value = d.options[0], -math.inf
-            for option in d.options:
-                trial = st.clone()
-                apply(trial, option)
-                v = self.leads(trial)[seat]
-                if v > best_value:
-                    best, best_value = option, v
-            apply(st, best)
+            apply(st, self._greedy(st, seat))
+
+    def _greedy(self, st: GameState, seat: int) -> str:
+        """The option whose result the evaluation likes best for the seat, one step ahead."""
+        options = st.pending.options if st.pending is not None else []
+        best, best_value = options[0], -math.inf
+        for option in options:
+            trial = st.clone()
+            self.engine.apply_fast(trial, option)
+            v = self.leads(trial)[seat]
+            if v > best_value:
+                best, best_value = option, v
+        return best
 
     def _rewards(self, st: GameState) -> list[float]:
         if st.over:
