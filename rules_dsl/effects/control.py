@@ -243,16 +243,7 @@ class Alternatives(Effect):
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1
         option = self.options[value]
-        top = _new(Frame)  # slots set directly, as `base.push` does
-        top.eid = option.eid
-        top.player = fr.player
-        top.src = fr.src
-        top.pc = 0
-        top.vars = None
-        top.data = None
-        st.frames.append(top)
-        if type(option) in REWRITES or self.at_once[value]:
-            option.step(st, top)
+        enter(st, option, fr.player, fr.src, None, self.at_once[value])
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         for option in self.options:  # noqa: SIM110 (a loop, not a generator: that is a call)
@@ -300,16 +291,7 @@ class Optional(Effect):
         if fr.pc == 0:
             fr.pc = 1
             body = self.body
-            top = _new(Frame)  # slots set directly, as `base.push` does
-            top.eid = body.eid
-            top.player = fr.player
-            top.src = fr.src
-            top.pc = 0
-            top.vars = None
-            top.data = None
-            st.frames.append(top)
-            if type(body) in REWRITES or self.at_once:
-                body.step(st, top)
+            enter(st, body, fr.player, fr.src, None, self.at_once)
             return
         st.failed = False
         st.frames.pop()
@@ -368,16 +350,7 @@ class Loop(Effect):
         if left > 0:
             fr.data[0] = left - 1
         body = self.body
-        top = _new(Frame)  # slots set directly, as `base.push` does
-        top.eid = body.eid
-        top.player = fr.player
-        top.src = fr.src
-        top.pc = 0
-        top.vars = None
-        top.data = None
-        st.frames.append(top)
-        if type(body) in REWRITES or self.at_once:
-            body.step(st, top)
+        enter(st, body, fr.player, fr.src, None, self.at_once)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         if self.at_most:
@@ -413,16 +386,7 @@ class ForPlayers(Effect):
         fr.data[0] = i + 1
         player = (fr.player + i) % n if self.opponents_only else (st.active + i) % n
         body = self.body
-        top = _new(Frame)  # slots set directly, as `base.push` does
-        top.eid = body.eid
-        top.player = player
-        top.src = fr.src
-        top.pc = 0
-        top.vars = {}
-        top.data = None
-        st.frames.append(top)
-        if type(body) in REWRITES or self.at_once:
-            body.step(st, top)
+        enter(st, body, player, fr.src, {}, self.at_once)
 
 
 @attrs.frozen(eq=False)
@@ -507,3 +471,19 @@ class SetVar(Effect):
 # (their `at_once`, set by link unless the end triggers are tested between steps): its
 # statements nest no deeper in Python than the pack's text nests them.
 REWRITES = (Call, If)
+
+
+def enter(st: GameState, body: Effect, player: int, src: int, scope: dict[str, Any] | None, at_once: bool) -> None:
+    """Push `body`'s frame (slots set directly, as `base.push` does) and step it at once
+    where that step only turns the frame into something else (a call, an if) or where link
+    found it safe (`at_once`): the interpreter would step it next anyway."""
+    top = _new(Frame)
+    top.eid = body.eid
+    top.player = player
+    top.src = src
+    top.pc = 0
+    top.vars = scope
+    top.data = None
+    st.frames.append(top)
+    if at_once or type(body) in REWRITES:
+        body.step(st, top)

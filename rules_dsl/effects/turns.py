@@ -9,15 +9,13 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl.effects.base import Effect, frame, push
-from rules_dsl.effects.control import REWRITES
+from rules_dsl.effects.control import enter
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.state import Frame, GameState
 
 # where the game loop is between two deals (its frame's data)
 DEAL_SCORED = 1
 DEAL_SET_UP = 2
-
-_new = object.__new__
 
 
 @attrs.frozen(eq=False)
@@ -63,16 +61,7 @@ class GameLoop(Effect):
             st.phase = name
             # the phase's body runs in its own scope; this frame absorbs its failure
             body = st.rules.effects[self.bodies[fr.pc - 1]]
-            top = _new(Frame)  # slots set directly, as `base.push` does
-            top.eid = body.eid
-            top.player = st.active
-            top.src = -1
-            top.pc = 0
-            top.vars = {}
-            top.data = None
-            st.frames.append(top)
-            if type(body) in REWRITES:
-                body.step(st, top)
+            enter(st, body, st.active, -1, {}, False)
             return
         self.end_turn(st, fr)
 
