@@ -152,3 +152,17 @@ def test_the_yardstick_runs() -> None:
     for what in ("games/s (CPU time)", "engine / handcoded", "turns per game", "decisions per game"):
         assert any(line.startswith(what) for line in out.splitlines()), what
     assert "winner's score" in out and "ended by: " in out
+
+
+def test_instruction_counts_need_valgrind_and_say_so() -> None:
+    """`--instructions` without valgrind on PATH: a clear message, no traceback."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--instructions"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": str(Path(sys.executable).parent)},
+    )
+    assert done.returncode != 0
+    assert "valgrind" in done.stderr and "not installed" in done.stderr
+    assert "Traceback" not in done.stderr
