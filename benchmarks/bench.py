@@ -36,6 +36,10 @@ speed per instruction is not counted (cache misses, branch prediction). Needs va
 
 What each line measures:
   playouts   random bots, `apply_fast` (the batch path): Learning Game 2p, full game 4p, Escalation 4p
+  search     ismcts iterations per second, base 2p, at 6 positions of random games (200
+             iterations each): UCB1 with 20-decision random playouts (`ismcts` at a780eaf,
+             `ismcts-ucb` now: the same algorithm, comparable with any revision), and
+             today's default `ismcts` (evaluation instead of playouts, its greedy prior)
   clone      `state.clone()` of a 4-player mid-game state (the full game, seed 7, 250 decisions)
   json       of that state: `to_json` + `from_json` (serialize, plain round trip), and
              `Engine.from_json` (checked load: fields checked and the log replayed)
@@ -65,7 +69,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-MEASUREMENTS = ("playouts", "clone", "json", "load", "simulate", "memory")
+MEASUREMENTS = ("playouts", "search", "clone", "json", "load", "simulate", "memory")
 MID_SEED, MID_DECISIONS = 7, 250
 
 
@@ -204,6 +208,43 @@ def measure_json(scale: float) -> dict[str, Any]:
     }
 
 
+SEARCH_POSITIONS = (20, 60, 100, 140, 180, 220)  # decisions into a base 2p game (seeds 1..)
+
+
+def measure_search(scale: float) -> dict[str, Any]:
+    """ismcts iterations per CPU second, base 2p (full game), at positions reached by random
+    play. `ismcts_ucb`: UCB1 with 20-decision random playouts and a new tree every decision,
+    the algorithm `ismcts` was at a780eaf (`ismcts-ucb` since issue 22), so comparable with
+    any revision; `ismcts`: today's default (no playouts: evaluation, progressive history,
+    the greedy prior, counted in its budget), where the revision has it."""
+    from rules_dsl.bots import ismcts
+    from rules_dsl.bots.base import Turn
+    from rules_dsl.bots.random_bot import RandomBot
+    from rules_dsl.engine import Engine
+
+    engine = Engine.for_pack("base")
+    turns = []
+    for i, at in enumerate(SEARCH_POSITIONS):
+        st = engine.new_game(2, i + 1)
+        bot = RandomBot(i + 1)
+        while st.pending is not None and (len(st.log) < at or len(st.pending.options) < 2):
+            engine.apply_fast(st, bot.choose(st.pending))
+        if st.pending is not None:
+            turns.append(Turn(engine, st))
+    iterations = max(5, int(200 * scale))
+    configs: dict[str, dict[str, Any]] = {"ismcts_ucb": {}}
+    if hasattr(ismcts, "CONFIGS"):
+        configs = {"ismcts_ucb": {"config": ismcts.CONFIGS["ismcts-ucb"]}, "ismcts": {}}
+    out: dict[str, Any] = {"search_positions": len(turns)}
+    for key, kwargs in configs.items():
+        ismcts.ISMCTSBot(engine, 10**6, iterations=iterations, **kwargs).choose(turns[0])  # warm-up
+        start = time.process_time()
+        for i, turn in enumerate(turns):
+            ismcts.ISMCTSBot(engine, i + 1, iterations=iterations, **kwargs).choose(turn)
+        out[f"{key}_iterations_per_s"] = iterations * len(turns) / (time.process_time() - start)
+    return out
+
+
 def measure_load(scale: float) -> dict[str, Any]:
     """Runs first thing in a fresh process: the clock starts before rules_dsl is imported."""
     start = time.process_time()
@@ -283,6 +324,7 @@ def measure_memory(scale: float) -> dict[str, Any]:
 
 WORKERS = {
     "playouts": measure_playouts,
+    "search": measure_search,
     "clone": measure_clone,
     "json": measure_json,
     "load": measure_load,
@@ -432,6 +474,10 @@ LINES: dict[str, list[tuple[str, str, str, str]]] = {
         ("random playouts, Learning 2p", "learning_2p_games_per_s", "games/s", ">= 3x"),
         ("random playouts, full game 4p", "full_4p_games_per_s", "games/s", ">= 3x"),
         ("random playouts, Escalation 4p", "escalation_4p_games_per_s", "games/s", ">= 3x"),
+    ],
+    "search": [
+        ("ismcts iterations, base 2p (UCB, 20-step playouts)", "ismcts_ucb_iterations_per_s", "iter/s", ">= 3x"),
+        ("  today's default ismcts (no playouts)", "ismcts_iterations_per_s", "iter/s", ""),
     ],
     "clone": [("state.clone(), 4p mid-game", "clone_us", "us", "<= 1/20")],
     "json": [
