@@ -64,9 +64,11 @@ def determinize(
     for group in unseen_groups(rules, st, player).values() if groups is None else groups:
         if len(group) < 2:
             continue
-        kinds = [copy.cards[c].type for c in group]
+        cards = copy.cards
+        kinds = [cards[c].type for c in group]
         rnd.shuffle(kinds)
         for c, t in zip(group, kinds):
-            copy.card_to_change(c).type = t
+            if cards[c].type != t:  # copies of one card swapped: nothing to change (or copy)
+                copy.card_to_change(c).type = t
     copy.rng = rnd.getrandbits(64)
     return copy
