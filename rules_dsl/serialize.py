@@ -115,11 +115,30 @@ def _card_to_data(card: CardState) -> dict[str, Any]:
         "type": card.type,
         "loc": card.loc,
         "up": card.up,
-        "under": list(card.under),
-        "tokens": list(card.tokens),
-        "marks": list(card.marks),
-        "seen": list(card.seen),
+        "under": [*card.under],  # a list display, not a call to list()
+        "tokens": [*card.tokens],
+        "marks": [*card.marks],
+        "seen": [*card.seen],
     }
+
+
+def _cards_to_data(cards: list[CardState]) -> list[dict[str, Any]]:
+    """Every card of a state (180 in a game) as `_card_to_data`, in one loop: no call per
+    card; the keys in sorted order, so `to_json`'s sort finds them sorted (fewer comparisons)."""
+    out = []
+    for card in cards:
+        out.append(
+            {
+                "loc": card.loc,
+                "marks": [*card.marks],
+                "seen": [*card.seen],
+                "tokens": [*card.tokens],
+                "type": card.type,
+                "under": [*card.under],
+                "up": card.up,
+            }
+        )
+    return out
 
 
 def _make_converter(detailed: bool) -> cattrs.Converter:
@@ -135,6 +154,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
         lambda cl: getattr(cl, "__origin__", None) is tuple, lambda cl: lambda value: list(value)
     )
     converter.register_unstructure_hook(CardState, _card_to_data)
+    converter.register_unstructure_hook_func(lambda cl: cl == list[CardState], _cards_to_data)
     if not detailed:  # registered last, so it comes first
         converter.register_structure_hook_factory(lambda cl: _plain_items(cl) is not None, _plain_sequence_factory)
         converter.register_structure_hook(CardState, _card_from_data)
