@@ -6,6 +6,7 @@
     python3 benchmarks/bench.py --profile playouts    # cProfile of one measurement (working tree)
     python3 benchmarks/bench.py --throughput --pack microcosm --players 2   # games/s of any pack
     python3 benchmarks/bench.py --yardstick --players 2 --games 2000   # the engine against a hand-written program
+    python3 benchmarks/bench.py --instructions --compare a780eaf   # playouts in instructions (valgrind)
 
 Every measurement runs in a fresh process (`--worker NAME`), so one cannot warm or
 slow another. With `--compare REV` the other revision is checked out in a temporary git
@@ -23,8 +24,22 @@ prints each side's games/s from the CPU time this process spent playing, the rat
 both sides' statistics (turns, decisions and scores per game, end reasons) with the
 difference in standard errors, so a rules reading that drifts on one side shows.
 
+`--instructions` counts the CPU instructions of the playouts instead of timing them, which
+other work on the machine cannot change: each playout (Learning 2p, 40 games; full game
+4p, 4 games; Escalation 4p, 3 games; random bots, `apply_fast`, seeds 1..N, `--scale`
+scales the games) runs in a fresh process under `valgrind --tool=cachegrind` (its "I refs"
+total) with PYTHONHASHSEED=0 and a warm compiled-rules cache, and the same process with no
+game measures start-up (import, pack load, one warm-up game), which is subtracted. It prints
+instructions per game and per decision, and with `--compare REV` the ratio (how many times
+fewer the working tree needs). Counts repeat to about 0.1%, so steps of 1% show; CPython's
+speed per instruction is not counted (cache misses, branch prediction). Needs valgrind.
+
 What each line measures:
   playouts   random bots, `apply_fast` (the batch path): Learning Game 2p, full game 4p, Escalation 4p
+  search     ismcts iterations per second, base 2p, at 6 positions of random games (200
+             iterations each): UCB1 with 20-decision random playouts (`ismcts` at a780eaf,
+             `ismcts-ucb` now: the same algorithm, comparable with any revision), and
+             today's default `ismcts` (evaluation instead of playouts, its greedy prior)
   clone      `state.clone()` of a 4-player mid-game state (the full game, seed 7, 250 decisions)
   json       of that state: `to_json` + `from_json` (serialize, plain round trip), and
              `Engine.from_json` (checked load: fields checked and the log replayed)
@@ -54,7 +69,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-MEASUREMENTS = ("playouts", "clone", "json", "load", "simulate", "memory")
+MEASUREMENTS = ("playouts", "search", "clone", "json", "load", "simulate", "memory")
 MID_SEED, MID_DECISIONS = 7, 250
 
 
@@ -193,6 +208,43 @@ def measure_json(scale: float) -> dict[str, Any]:
     }
 
 
+SEARCH_POSITIONS = (20, 60, 100, 140, 180, 220)  # decisions into a base 2p game (seeds 1..)
+
+
+def measure_search(scale: float) -> dict[str, Any]:
+    """ismcts iterations per CPU second, base 2p (full game), at positions reached by random
+    play. `ismcts_ucb`: UCB1 with 20-decision random playouts and a new tree every decision,
+    the algorithm `ismcts` was at a780eaf (`ismcts-ucb` since issue 22), so comparable with
+    any revision; `ismcts`: today's default (no playouts: evaluation, progressive history,
+    the greedy prior, counted in its budget), where the revision has it."""
+    from rules_dsl.bots import ismcts
+    from rules_dsl.bots.base import Turn
+    from rules_dsl.bots.random_bot import RandomBot
+    from rules_dsl.engine import Engine
+
+    engine = Engine.for_pack("base")
+    turns = []
+    for i, at in enumerate(SEARCH_POSITIONS):
+        st = engine.new_game(2, i + 1)
+        bot = RandomBot(i + 1)
+        while st.pending is not None and (len(st.log) < at or len(st.pending.options) < 2):
+            engine.apply_fast(st, bot.choose(st.pending))
+        if st.pending is not None:
+            turns.append(Turn(engine, st))
+    iterations = max(5, int(200 * scale))
+    configs: dict[str, dict[str, Any]] = {"ismcts_ucb": {}}
+    if hasattr(ismcts, "CONFIGS"):
+        configs = {"ismcts_ucb": {"config": ismcts.CONFIGS["ismcts-ucb"]}, "ismcts": {}}
+    out: dict[str, Any] = {"search_positions": len(turns)}
+    for key, kwargs in configs.items():
+        ismcts.ISMCTSBot(engine, 10**6, iterations=iterations, **kwargs).choose(turns[0])  # warm-up
+        start = time.process_time()
+        for i, turn in enumerate(turns):
+            ismcts.ISMCTSBot(engine, i + 1, iterations=iterations, **kwargs).choose(turn)
+        out[f"{key}_iterations_per_s"] = iterations * len(turns) / (time.process_time() - start)
+    return out
+
+
 def measure_load(scale: float) -> dict[str, Any]:
     """Runs first thing in a fresh process: the clock starts before rules_dsl is imported."""
     start = time.process_time()
@@ -272,6 +324,7 @@ def measure_memory(scale: float) -> dict[str, Any]:
 
 WORKERS = {
     "playouts": measure_playouts,
+    "search": measure_search,
     "clone": measure_clone,
     "json": measure_json,
     "load": measure_load,
@@ -280,10 +333,92 @@ WORKERS = {
 }
 
 
-def worker(name: str, tree: str | None, scale: float) -> None:
+def worker(name: str, tree: str | None, scale: float, play: str | None = None, games: int = 0) -> None:
     if tree:
         use_tree(Path(tree))
+    if name == "instructions" and play:
+        instruction_worker(play, games)
+        return
     print(json.dumps(WORKERS[name](scale)))
+
+
+# ---- instruction counts (valgrind): playouts that other work on the machine cannot move ----
+# key | pack | players | variants | games at scale 1
+INSTRUCTION_PLAYS: tuple[tuple[str, str, int, list[str] | None, int], ...] = (
+    ("learning_2p", "base", 2, ["learning"], 40),
+    ("full_4p", "base", 4, None, 4),
+    ("escalation_4p", "escalation", 4, None, 3),
+)
+
+
+def instruction_worker(play: str, games: int) -> None:
+    """Start-up (import, pack load, one warm-up game) and then `games` games of `play`: the
+    parent runs this under valgrind with games = 0 and with games = N and subtracts."""
+    from rules_dsl.engine import Engine
+
+    _, pack, players, variants, _ = next(p for p in INSTRUCTION_PLAYS if p[0] == play)
+    engine = Engine.for_pack(pack)
+    _play(engine, players, range(10**6, 10**6 + 1), variants)  # warm-up: first-call work out of the count
+    print(json.dumps({"decisions": _play(engine, players, range(1, games + 1), variants)}))
+
+
+def count_instructions(play: str, games: int, tree: Path | None, cache_dir: str) -> tuple[int, int]:
+    """Instructions and decisions of one worker under valgrind (cachegrind's I refs)."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "instructions", "--play", play]
+    cmd += ["--games", str(games), *(["--tree", str(tree)] if tree is not None else [])]
+    env = {**os.environ, "PYTHONHASHSEED": "0", "RULES_DSL_CACHE_DIR": cache_dir}
+    grind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    done = subprocess.run(grind + cmd, capture_output=True, text=True, env=env, cwd=tempfile.gettempdir())
+    refs = [line for line in done.stderr.splitlines() if "I   refs:" in line or "I refs:" in line]
+    if done.returncode != 0 or not refs:
+        raise SystemExit(f"{play} on {tree or 'the working tree'} failed under valgrind:\n{done.stderr[-3000:]}")
+    decisions = json.loads(done.stdout.strip().splitlines()[-1])["decisions"]
+    return int(refs[-1].split(":", 1)[1].strip().replace(",", "")), decisions
+
+
+def instructions(trees: list[tuple[str, Path | None]], scale: float, tmp: Path) -> dict[str, dict[str, Any]]:
+    """Per tree and playout: instructions per game and per decision, start-up subtracted."""
+    out: dict[str, dict[str, Any]] = {}
+    for label, tree in trees:
+        cache_dir = str(tmp / f"cache-{len(out)}")
+        out[label] = {}
+        for play, _, _, _, games in INSTRUCTION_PLAYS:
+            n = max(1, round(games * scale))
+            run_plain = [sys.executable, str(Path(__file__).resolve()), "--worker", "instructions", "--play", play]
+            run_plain += ["--games", "0", *(["--tree", str(tree)] if tree is not None else [])]
+            env = {**os.environ, "RULES_DSL_CACHE_DIR": cache_dir}
+            warm = subprocess.run(run_plain, capture_output=True, text=True, env=env, cwd=tempfile.gettempdir())
+            if warm.returncode != 0:  # fills the compiled-rules cache, so no run below compiles
+                raise SystemExit(f"{play} on {tree or 'the working tree'} failed:\n{warm.stderr}")
+            start, _ = count_instructions(play, 0, tree, cache_dir)
+            total, decisions = count_instructions(play, n, tree, cache_dir)
+            out[label][play] = {"games": n, "decisions": decisions, "instructions": total - start, "start_up": start}
+            print(f"  {play} on {label}: {(total - start) / n / 1e6:,.1f}M instructions/game", file=sys.stderr)
+    return out
+
+
+def print_instructions(figures: dict[str, dict[str, Any]]) -> None:
+    labels = list(figures)
+    header = ["playout", "games", *(f"{label} M/game" for label in labels)]
+    header += [f"{labels[-1]} k/decision", *(["ratio"] if len(labels) == 2 else [])]
+    rows = []
+    for play, *_ in INSTRUCTION_PLAYS:
+        per_game = [figures[label][play]["instructions"] / figures[label][play]["games"] for label in labels]
+        mine = figures[labels[-1]][play]
+        row = [play, str(mine["games"]), *(f"{g / 1e6:,.2f}" for g in per_game)]
+        row.append(f"{mine['instructions'] / mine['decisions'] / 1e3:,.1f}")
+        if len(labels) == 2:
+            row.append(f"{per_game[0] / per_game[1]:.3f}x")
+        rows.append(row)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for i, row in enumerate([header, *rows]):
+        print("  ".join(c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(row, widths))))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    start = ", ".join(f"{label} {figures[label]['learning_2p']['start_up'] / 1e6:,.0f}M" for label in labels)
+    print(f"instructions (valgrind cachegrind, I refs) per game, start-up subtracted (start-up, base: {start})")
+    if len(labels) == 2:
+        print(f"ratio: how many times fewer instructions the working tree needs than {labels[0]}")
 
 
 # ---- the parent: run workers, alternate, print -------------------------------------
@@ -339,6 +474,10 @@ LINES: dict[str, list[tuple[str, str, str, str]]] = {
         ("random playouts, Learning 2p", "learning_2p_games_per_s", "games/s", ">= 3x"),
         ("random playouts, full game 4p", "full_4p_games_per_s", "games/s", ">= 3x"),
         ("random playouts, Escalation 4p", "escalation_4p_games_per_s", "games/s", ">= 3x"),
+    ],
+    "search": [
+        ("ismcts iterations, base 2p (UCB, 20-step playouts)", "ismcts_ucb_iterations_per_s", "iter/s", ">= 3x"),
+        ("  today's default ismcts (no playouts)", "ismcts_iterations_per_s", "iter/s", ""),
     ],
     "clone": [("state.clone(), 4p mid-game", "clone_us", "us", "<= 1/20")],
     "json": [
@@ -601,11 +740,17 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, default=1000, help="with --throughput, --yardstick (default: 1000)")
     parser.add_argument("--variant", action="append", help="with --throughput: a variant; repeat for several")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the playouts' instructions under valgrind (with --compare: and the ratio)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--play", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.tree, args.scale)
+        worker(args.worker, args.tree, args.scale, args.play, args.games)
         return
     if args.profile:
         profile(args.profile, args.scale)
@@ -621,6 +766,11 @@ def main() -> None:
         print(f"machine: {machine()}; load average {os.getloadavg()[0]:.2f}")
         yardstick(args.players or [2], args.games, args.rounds or 5)
         return
+    if args.instructions and shutil.which("valgrind") is None:
+        raise SystemExit(
+            "--instructions counts instructions with valgrind, which is not installed here "
+            "(e.g. `apt-get install valgrind`); without it, bench.py measures CPU time"
+        )
     names = [n.strip() for n in (args.only or ",".join(MEASUREMENTS)).split(",") if n.strip()]
     unknown = [n for n in names if n not in MEASUREMENTS]
     if unknown:
@@ -640,6 +790,16 @@ def main() -> None:
                 check=True,
             )
             print(f"compared with: {args.compare} (a temporary worktree, imported from there)")
+        if args.instructions:
+            trees: list[tuple[str, Path | None]] = [("working tree", None)]
+            if other_tree is not None:
+                trees.insert(0, (args.compare, other_tree))
+            figures = instructions(trees, args.scale, tmp)
+            print()
+            print_instructions(figures)
+            if args.json:
+                print(json.dumps(figures))
+            return
         print(f"rounds: {rounds} per side, the best counts; scale {args.scale}")
         mine: dict[str, dict[str, Any]] = {}
         other: dict[str, dict[str, Any]] = {}

@@ -53,15 +53,22 @@ def unseen_groups(rules: Rules, st: GameState, player: int) -> dict[GroupKey, li
     return groups
 
 
-def determinize(rules: Rules, st: GameState, player: int, rnd: random.Random) -> GameState:
-    """A copy of `st` that `player`'s observation cannot tell from it (see the module docstring)."""
+def determinize(
+    rules: Rules, st: GameState, player: int, rnd: random.Random, groups: list[list[int]] | None = None
+) -> GameState:
+    """A copy of `st` that `player`'s observation cannot tell from it (see the module docstring).
+
+    `groups`: `unseen_groups(rules, st, player)`'s lists, worked out once by a caller that
+    samples the same state many times (`bots.base.Turn`); they depend on the state only."""
     copy = st.clone()
-    for group in unseen_groups(rules, st, player).values():
+    for group in unseen_groups(rules, st, player).values() if groups is None else groups:
         if len(group) < 2:
             continue
-        kinds = [copy.cards[c].type for c in group]
+        cards = copy.cards
+        kinds = [cards[c].type for c in group]
         rnd.shuffle(kinds)
         for c, t in zip(group, kinds):
-            copy.card_to_change(c).type = t
+            if cards[c].type != t:  # copies of one card swapped: nothing to change (or copy)
+                copy.card_to_change(c).type = t
     copy.rng = rnd.getrandbits(64)
     return copy

@@ -20,6 +20,7 @@ _SKIP = {
     "at_once",
     "guards",
     "asks",
+    "whole",
 }  # derived (compiler/link.py)
 
 

@@ -217,7 +217,7 @@ def parse(lines: Iterable[str | None]) -> Loaded:
         if not text:
             continue
         try:
-            record = json.loads(text, parse_int=numbers.json_int)
+            record = numbers.json_loads(text)
         except json.JSONDecodeError as exc:
             out.skipped.append((number, f"not JSON ({exc.msg} at column {exc.colno})"))
             continue

@@ -9,7 +9,6 @@ tampered one, is refused with the first difference.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rules_dsl import chosen, files, interpreter, numbers, serialize
@@ -25,7 +24,7 @@ def read_file(path: str) -> tuple[str, list[str]]:
     user's file is (rules_dsl/files.py); StateFormatError for a file that names none."""
     text = files.read_text(path, MAX_FILE_BYTES, "a saved game")
     try:
-        data = json.loads(text, parse_int=numbers.json_int)
+        data = numbers.json_loads(text)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError, as is NumberError
         raise StateFormatError(f"{path} is not a saved game: {exc}") from None
     packs = data.get("packs") if isinstance(data, dict) else None

@@ -202,7 +202,15 @@ class GameState:
         st.shared = self.shared.copy()
         st.frames = frames
         p = self.pending
-        st.pending = None if p is None else Decision(p.player, p.prompt, p.options.copy(), p.values.copy(), p.source)
+        if p is None:
+            st.pending = None
+        else:
+            d = st.pending = new(Decision)
+            d.player = p.player
+            d.prompt = p.prompt
+            d.options = p.options.copy()
+            d.values = p.values.copy()
+            d.source = p.source
         st.failed = self.failed
         st.active = self.active
         st.first = self.first
@@ -222,7 +230,8 @@ class GameState:
         st.notes = {k: v.copy() for k, v in self.notes.items()} if self.notes else {}
         st.log = self.log.copy()
         st.turn_decisions = self.turn_decisions
-        st.lasting = [Lasting(x.ability, x.player, x.src, x.vars.copy()) for x in self.lasting]
+        # (a comprehension is a function call in CPython 3.11: none for the usual empty list)
+        st.lasting = [Lasting(x.ability, x.player, x.src, x.vars.copy()) for x in self.lasting] if self.lasting else []
         st.used = self.used.copy()
         return st
 

@@ -18,7 +18,7 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench.py"
 
 def test_the_bench_prints_every_line_it_measured() -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--only", "clone,json,memory,load", "--scale", "0.01", "--json"],
+        [sys.executable, str(BENCH), "--only", "search,clone,json,memory,load", "--scale", "0.01", "--json"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -26,6 +26,7 @@ def test_the_bench_prints_every_line_it_measured() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     for what in (
+        "ismcts iterations",
         "state.clone()",
         "to_json + from_json",
         "Engine.from_json",
@@ -35,6 +36,7 @@ def test_the_bench_prints_every_line_it_measured() -> None:
         assert any(line.startswith(what) for line in lines), what
     figures = json.loads(lines[-1])["working_tree"]
     assert figures["clone"]["clone_us"] > 0
+    assert figures["search"]["search_positions"] == 6 and figures["search"]["ismcts_ucb_iterations_per_s"] > 0
     assert figures["load"]["packs"] == sorted(figures["load"]["packs"]) and "base" in figures["load"]["packs"]
     assert figures["load"]["uncached_load_s"] > 0  # the cache off, in a fresh process too
 
@@ -152,3 +154,17 @@ def test_the_yardstick_runs() -> None:
     for what in ("games/s (CPU time)", "engine / handcoded", "turns per game", "decisions per game"):
         assert any(line.startswith(what) for line in out.splitlines()), what
     assert "winner's score" in out and "ended by: " in out
+
+
+def test_instruction_counts_need_valgrind_and_say_so() -> None:
+    """`--instructions` without valgrind on PATH: a clear message, no traceback."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--instructions"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": str(Path(sys.executable).parent)},
+    )
+    assert done.returncode != 0
+    assert "valgrind" in done.stderr and "not installed" in done.stderr
+    assert "Traceback" not in done.stderr

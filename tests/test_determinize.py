@@ -55,3 +55,17 @@ def test_hidden_cards_are_resampled_not_read(engine: Engine) -> None:
     # the owner's own view of their hand stays exactly the real one
     det = determinize(engine.rules, st, other, rnd)
     assert sorted(det.cards[c].type for c in st.zones[hand]) == real
+
+
+def test_a_turn_samples_as_determinize_does() -> None:
+    """`Turn.sample` works out the unseen cards once per decision: every sample is still
+    the one `determinize` gives for the same random draws."""
+    from rules_dsl.bots.base import Turn
+
+    engine = base_engine()
+    for st in states(engine, 3, 5, 40)[:6]:
+        assert st.pending is not None
+        turn = Turn(engine, st)
+        a, b = random.Random(9), random.Random(9)
+        for _ in range(3):
+            assert turn.sample(a) == determinize(engine.rules, st, st.pending.player, b)

@@ -564,6 +564,31 @@ def test_a_saved_game_with_an_over_long_number(engine: Engine, digits: str) -> N
         engine.from_json(bad)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [1, -2, 12345678901234567890, -12345678901234567890], "b": "x"}',
+        '{"a": "123456789012345678901234", "b": 5}',  # a long digit run in a string: the slow path, same result
+        '{"a": "\u00e9t\u00e9 é", "b": [7, 8.5]}',  # not ASCII: the slow path
+        '{"a": 123456789012345678901}',
+        '{"a": "é", "b": ' + LONG + "}",
+    ],
+)
+def test_json_loads_reads_as_the_bounded_reader(text: str) -> None:
+    """`numbers.json_loads` skips the per-integer check only where no integer can be too long."""
+    from rules_dsl import numbers
+
+    try:
+        expected: Any = json.loads(text, parse_int=numbers.json_int)
+    except numbers.NumberError as exc:
+        expected = str(exc)
+    try:
+        got: Any = numbers.json_loads(text)
+    except numbers.NumberError as exc:
+        got = str(exc)
+    assert got == expected and json.dumps(got) == json.dumps(expected)
+
+
 @pytest.mark.parametrize("digits", [HUGE, "1" + "0" * 400])
 def test_a_results_line_with_an_over_long_number_is_skipped(tmp_path: Path, digits: str) -> None:
     from rules_dsl import results

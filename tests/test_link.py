@@ -23,6 +23,7 @@ def _without_shortcuts(paths: list[str], monkeypatch: pytest.MonkeyPatch) -> Rul
         m.setattr(link, "start_kind", lambda eff, watch_every: control.RUN if eff.atomic else control.PUSH)
         m.setattr(link, "always_starts", lambda eff, memo: False)
         m.setattr(link, "steps_at_once", lambda body, watch_every: False)
+        m.setattr(link, "runs_whole", lambda body, watch_every: False)
         return compile_packs(paths)
 
 
@@ -85,3 +86,16 @@ def test_probe_plan_asks_what_can_start_asked() -> None:
     assert link.probe_plan(control.Block(eid=5, text="", children=(only_if, only_if, ask))) == ((only_if, only_if), ask)
     assert link.probe_plan(control.Block(eid=6, text="", children=(inner, only_if))) == ((), inner)
     assert link.probe_plan(control.Block(eid=7, text="", children=(only_if,))) == ((only_if,), None)
+
+
+def test_a_for_each_player_of_atomic_statements_runs_whole() -> None:
+    """`for each player: (move ...; move ...)` runs every player in one step; one whose body
+    can ask (follow OR dissent) does not."""
+    rules = compile_packs(pack_paths("base"))
+    loops = [e for e in rules.effects if isinstance(e, control.ForPlayers)]
+    whole = [e for e in loops if e.whole]
+    assert whole and len(whole) < len(loops)
+    for eff in whole:
+        assert isinstance(eff.body, control.Block)
+        assert all(k in (control.RUN, control.TEST) for k in eff.body.kinds)
+    assert not any(link.runs_whole(e.body, True) for e in loops)  # end triggers tested between steps

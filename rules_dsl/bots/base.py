@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from rules_dsl.determinize import determinize
+from rules_dsl.determinize import determinize, unseen_groups
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -17,7 +17,7 @@ class Turn:
     The real state stays private: `sample` returns a fresh determinized copy each time.
     """
 
-    __slots__ = ("engine", "player", "options", "prompt", "decided", "_state", "_observation")
+    __slots__ = ("engine", "player", "options", "prompt", "decided", "_state", "_observation", "_unseen")
 
     def __init__(self, engine: Engine, st: GameState) -> None:
         d = st.pending
@@ -29,6 +29,7 @@ class Turn:
         self.decided = len(st.log)  # decisions made so far in the game (public: the log's length)
         self._state = st
         self._observation: dict[str, Any] | None = None
+        self._unseen: list[list[int]] | None = None  # what `sample` shuffles: the same every time
 
     @property
     def observation(self) -> dict[str, Any]:
@@ -37,8 +38,14 @@ class Turn:
         return self._observation
 
     def sample(self, rnd: random.Random) -> GameState:
-        """A state this seat could be in, given what it sees (`determinize.determinize`)."""
-        return determinize(self.engine.rules, self._state, self.player, rnd)
+        """A state this seat could be in, given what it sees (`determinize.determinize`).
+
+        A search samples once per iteration: which cards are unseen is worked out at the
+        first sample only (the state does not change while its seat decides)."""
+        rules = self.engine.rules
+        if self._unseen is None:
+            self._unseen = [g for g in unseen_groups(rules, self._state, self.player).values() if len(g) > 1]
+        return determinize(rules, self._state, self.player, rnd, self._unseen)
 
 
 class Bot(Protocol):

@@ -3,8 +3,8 @@ every step, now that every effect exists (procedures are compiled after the call
 name them, and which moments have listeners is known only once every card is compiled).
 
 The effects are frozen; this pass fills their derived fields (`kinds`, `then_kind`,
-`else_kind`, `body_eid`, `always`, `at_once`, `guards`, `asks`) once, before the rules are handed out, so nothing
-changes them while games are played.
+`else_kind`, `body_eid`, `always`, `at_once`, `guards`, `asks`, `whole`) once, before the
+rules are handed out, so nothing changes them while games are played.
 """
 
 from __future__ import annotations
@@ -64,6 +64,23 @@ def steps_at_once(body: Effect, watch_every: bool) -> bool:
     return not watch_every and type(body) is control.Block
 
 
+def runs_whole(body: Effect, watch_every: bool) -> bool:
+    """Whether a `for each player` runs its body for every player in one step: a block
+    whose children all run in its frame (atomic, or an `if` whose branches are), so it can
+    neither ask nor push a frame, and nothing is tested between the steps (`watch_every`).
+    Needs the block's `kinds`."""
+    if watch_every or type(body) is not control.Block:
+        return False
+    for child, kind in zip(body.children, body.kinds, strict=True):
+        if kind == control.TEST:
+            assert isinstance(child, control.If)
+            if child.then_kind != control.RUN or (child.otherwise is not None and child.else_kind != control.RUN):
+                return False
+        elif kind != control.RUN:
+            return False
+    return True
+
+
 def always_starts(eff: Effect, memo: dict[int, tuple[Effect, bool]]) -> bool:
     """Whether `eff.can_start` answers True whatever the state, without asking anything
     that could fail: then the answer is known now and the question need not be asked in play.
@@ -120,3 +137,6 @@ def link(effects: Sequence[Effect], watch_every: bool) -> None:
         elif isinstance(eff, control.If):
             object.__setattr__(eff, "then_kind", branch_kind(eff.then, watch_every))
             object.__setattr__(eff, "else_kind", branch_kind(eff.otherwise, watch_every))
+    for eff in effects:  # once every block's kinds are known
+        if isinstance(eff, control.ForPlayers):
+            object.__setattr__(eff, "whole", runs_whole(eff.body, watch_every))

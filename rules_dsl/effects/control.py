@@ -371,6 +371,7 @@ class ForPlayers(Effect):
     body: Effect
     opponents_only: bool
     at_once: bool = False  # the body's frame is stepped at once (set by link)
+    whole: bool = False  # the body can neither ask nor push a frame: every player in one step (set by link)
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -380,6 +381,27 @@ class ForPlayers(Effect):
             # players from the one after "you" (or "you" first), clockwise
             fr.data = [start]
         i = fr.data[0]
+        if self.whole:
+            # what the steps below do player by player, in one step: the body's frame
+            # pushed and stepped (its block runs every child in that frame and pops it),
+            # its failure absorbed, the next player
+            frames = st.frames
+            body = self.body
+            while i < n:
+                fr.data[0] = i + 1
+                top = _new(Frame)
+                top.eid = body.eid
+                top.player = (fr.player + i) % n if self.opponents_only else (st.active + i) % n
+                top.src = fr.src
+                top.pc = 0
+                top.vars = {}
+                top.data = None
+                frames.append(top)
+                body.step(st, top)
+                st.failed = False
+                i += 1
+            frames.pop()
+            return
         if i >= n:
             st.frames.pop()
             return
