@@ -53,12 +53,20 @@ def unseen_groups(rules: Rules, st: GameState, player: int) -> dict[GroupKey, li
     return groups
 
 
-def determinize(rules: Rules, st: GameState, player: int, rnd: random.Random) -> GameState:
-    """A copy of `st` that `player`'s observation cannot tell from it (see the module docstring)."""
+def shuffled_groups(rules: Rules, st: GameState, player: int) -> list[list[int]]:
+    """The groups of `unseen_groups` that a deal can change (two cards or more), in its order."""
+    return [group for group in unseen_groups(rules, st, player).values() if len(group) >= 2]
+
+
+def determinize(
+    rules: Rules, st: GameState, player: int, rnd: random.Random, groups: list[list[int]] | None = None
+) -> GameState:
+    """A copy of `st` that `player`'s observation cannot tell from it (see the module docstring).
+
+    `groups`: `shuffled_groups(rules, st, player)` when the caller has them (a search samples
+    one state many times and the groups depend only on the state and the player)."""
     copy = st.clone()
-    for group in unseen_groups(rules, st, player).values():
-        if len(group) < 2:
-            continue
+    for group in shuffled_groups(rules, st, player) if groups is None else groups:
         kinds = [copy.cards[c].type for c in group]
         rnd.shuffle(kinds)
         for c, t in zip(group, kinds):

@@ -55,3 +55,25 @@ def test_hidden_cards_are_resampled_not_read(engine: Engine) -> None:
     # the owner's own view of their hand stays exactly the real one
     det = determinize(engine.rules, st, other, rnd)
     assert sorted(det.cards[c].type for c in st.zones[hand]) == real
+
+
+def test_a_turn_finds_the_unseen_groups_once_and_deals_as_determinize_does(engine: Engine) -> None:
+    from rules_dsl.bots.base import Turn
+
+    for st in states(engine, 3, 11, every=23)[:6]:
+        turn = Turn(engine, st)
+        me = turn.player
+        mine, theirs = random.Random(4), random.Random(4)
+        for _ in range(3):  # the groups are found at the first sample and kept
+            assert engine.to_json(turn.sample(mine)) == engine.to_json(determinize(engine.rules, st, me, theirs))
+        kept = turn._groups
+        assert kept is not None and turn.sample(mine) is not None and turn._groups is kept
+    # a turn whose state moved on finds them again
+    st = states(engine, 2, 3, every=41)[0]
+    turn = Turn(engine, st)
+    turn.sample(random.Random(1))
+    kept = turn._groups
+    engine.apply(st, st.pending.options[0] if st.pending else "")
+    if st.pending is not None:
+        turn.sample(random.Random(1))
+        assert turn._groups is not kept

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from rules_dsl.determinize import determinize
+from rules_dsl.determinize import determinize, shuffled_groups
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -17,7 +17,7 @@ class Turn:
     The real state stays private: `sample` returns a fresh determinized copy each time.
     """
 
-    __slots__ = ("engine", "player", "options", "prompt", "decided", "_state", "_observation")
+    __slots__ = ("engine", "player", "options", "prompt", "decided", "_state", "_observation", "_groups", "_groups_at")
 
     def __init__(self, engine: Engine, st: GameState) -> None:
         d = st.pending
@@ -29,6 +29,8 @@ class Turn:
         self.decided = len(st.log)  # decisions made so far in the game (public: the log's length)
         self._state = st
         self._observation: dict[str, Any] | None = None
+        self._groups: list[list[int]] | None = None  # the unseen cards' groups, found once per turn
+        self._groups_at = -1  # the log's length when they were found
 
     @property
     def observation(self) -> dict[str, Any]:
@@ -38,7 +40,10 @@ class Turn:
 
     def sample(self, rnd: random.Random) -> GameState:
         """A state this seat could be in, given what it sees (`determinize.determinize`)."""
-        return determinize(self.engine.rules, self._state, self.player, rnd)
+        if self._groups is None or self._groups_at != len(self._state.log):  # (again if the state moved on)
+            self._groups = shuffled_groups(self.engine.rules, self._state, self.player)
+            self._groups_at = len(self._state.log)
+        return determinize(self.engine.rules, self._state, self.player, rnd, self._groups)
 
 
 class Bot(Protocol):
