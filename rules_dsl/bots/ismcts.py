@@ -29,13 +29,16 @@ Two configurations (`make_bot` names them):
   search starts from greedy's judgement of whole moves, which it cannot see at a leaf cut
   half-way through a move (measured in base 2p at 100 iterations against the same search
   without it: 12.5 wins in 20 games, for 10% more CPU). `prior_worlds` (1): the greedy
-  moves are judged in that many sampled states and each option gets their mean.
+  moves are judged in that many sampled states and each option gets their mean (4 did
+  not beat 1 against `ismcts-ucb` at equal CPU: docs/balance.md).
   `finish_move` (not the default): at a leaf, the last chooser answers its own follow-up
   questions greedily first, so the evaluation sees a whole move.
   `opponents` (not the default): the other seats' decisions in an iteration are answered
   greedily (one step ahead, by the evaluation) instead of being tree nodes, at most that
   many per iteration (past them the iteration stops and is judged): the tree holds only
-  the bot's own choices, against opponents modelled as the greedy bot.
+  the bot's own choices, against opponents modelled as the greedy bot. At equal CPU it
+  loses to the default in 2-player games and is stronger with 4 players only with more
+  CPU than the default spends (docs/balance.md), so it stays off.
 - `ismcts-ucb` (the bot before issue 22): UCB1 with uniformly random playouts of 20
   decisions, scored by `0.5 + 0.5 tanh(lead / 4)`, a new tree every decision.
 """
