@@ -158,3 +158,37 @@ def test_each_root_option_starts_at_the_value_of_its_greedy_move() -> None:
             checked += 1
         engine.apply(st, d.options[-1])
     assert checked >= 5
+
+
+def test_the_prior_judged_in_several_worlds_is_the_mean_of_each_worlds_greedy_move() -> None:
+    import random
+
+    import attrs
+
+    from rules_dsl.bots.ismcts import _Node
+
+    engine = Engine.for_pack("base")
+    st = engine.new_game(2, 3)
+    while st.pending is not None and len(st.pending.options) < 3:
+        engine.apply(st, st.pending.options[-1])
+    turn = Turn(engine, st)
+    config = attrs.evolve(CONFIGS["ismcts"], prior_worlds=3)
+    bot = ISMCTSBot(engine, 1, iterations=1, config=config)
+    bot.rng = random.Random(9)
+    root = _Node()
+    bot._prior(root, turn)
+    # the same three worlds, each judged alone by a one-world prior
+    single = ISMCTSBot(engine, 1, iterations=1)
+    rng = random.Random(9)
+    worlds = [turn.sample(rng) for _ in range(3)]
+    means = {o: 0.0 for o in turn.options}
+    for world in worlds:
+        for option in turn.options:
+            trial = world.clone()
+            engine.apply_fast(trial, option)
+            single._finish(trial, turn.player, config.prior_follow_ups)
+            means[option] += single._rewards(trial)[turn.player] / 3
+    assert set(root.children) == set(turn.options)
+    for option, child in root.children.items():
+        assert child.visits == config.prior
+        assert child.reward / child.visits == pytest.approx(means[option])

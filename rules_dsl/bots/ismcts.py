@@ -28,13 +28,17 @@ Two configurations (`make_bot` names them):
   own follow-up questions answered one step ahead each, the position then judged): the
   search starts from greedy's judgement of whole moves, which it cannot see at a leaf cut
   half-way through a move (measured in base 2p at 100 iterations against the same search
-  without it: 12.5 wins in 20 games, for 10% more CPU).
+  without it: 12.5 wins in 20 games, for 10% more CPU). `prior_worlds` (1): the greedy
+  moves are judged in that many sampled states and each option gets their mean (4 did
+  not beat 1 against `ismcts-ucb` at equal CPU: docs/balance.md).
   `finish_move` (not the default): at a leaf, the last chooser answers its own follow-up
   questions greedily first, so the evaluation sees a whole move.
   `opponents` (not the default): the other seats' decisions in an iteration are answered
   greedily (one step ahead, by the evaluation) instead of being tree nodes, at most that
   many per iteration (past them the iteration stops and is judged): the tree holds only
-  the bot's own choices, against opponents modelled as the greedy bot.
+  the bot's own choices, against opponents modelled as the greedy bot. At equal CPU it
+  loses to the default in 2-player games and is stronger with 4 players only with more
+  CPU than the default spends (docs/balance.md), so it stays off.
 - `ismcts-ucb` (the bot before issue 22): UCB1 with uniformly random playouts of 20
   decisions, scored by `0.5 + 0.5 tanh(lead / 4)`, a new tree every decision.
 """
@@ -71,6 +75,7 @@ class Config:
     finish_move: int = 0  # at a leaf, the last chooser's follow-ups answered greedily (at most this many)
     prior: int = 4  # virtual visits given to each root option, at the value of its greedy move
     prior_follow_ups: int = 6  # the follow-up decisions the greedy move answers before it is judged
+    prior_worlds: int = 1  # sampled states the prior's greedy moves are judged in (their mean)
     opponents: int = 0  # other seats' decisions answered greedily in an iteration (no nodes); 0: all are nodes
 
 
@@ -166,18 +171,21 @@ class ISMCTSBot:
         ahead each, then the position judged), as `prior` visits: the search refines a
         greedy move instead of starting from nothing, and a budget too small to see to the
         end of the bot's own move still plays at least as well as greedy."""
-        world = turn.sample(self.rng)
         me = turn.player
+        worlds = [turn.sample(self.rng) for _ in range(max(1, self.config.prior_worlds))]
         for option in turn.options:
-            st = world.clone()
-            self.engine.apply_fast(st, option)
-            self._finish(st, me, self.config.prior_follow_ups)
+            value = 0.0
+            for world in worlds:
+                st = world.clone()
+                self.engine.apply_fast(st, option)
+                self._finish(st, me, self.config.prior_follow_ups)
+                value += self._rewards(st)[me]
             child = root.children.get(option)
             if child is None:
                 child = root.children[option] = _Node()
             child.visits += self.config.prior
             child.available += self.config.prior
-            child.reward += self.config.prior * self._rewards(st)[me]
+            child.reward += self.config.prior * value / len(worlds)
 
     def _iterate(self, root: _Node, st: GameState, me: int) -> None:
         apply = self.engine.apply_fast  # on a throw-away copy: no undo needed
