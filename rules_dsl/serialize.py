@@ -63,15 +63,11 @@ def _plain_sequence_factory(cl: Any, converter: cattrs.Converter) -> Any:
     """The fast converter's hook for a list or tuple of bool, int or str: the same strict
     test as the item hook (`type(x) is kind`), in one loop instead of a call per item."""
     kind = _plain_items(cl)
+    assert kind is not None  # registered for those types only
     make = list if cl.__origin__ is list else tuple
 
     def structure(value: Any, _: Any) -> Any:
-        if type(value) is not list:
-            raise TypeError(f"expected a list, got {type(value).__name__}")
-        for item in value:
-            if type(item) is not kind:
-                raise TypeError(f"expected {kind}, got {type(item).__name__}")
-        return make(value)
+        return _items(value, kind, make)
 
     return structure
 
@@ -79,14 +75,14 @@ def _plain_sequence_factory(cl: Any, converter: cattrs.Converter) -> Any:
 _CARD_FIELDS = frozenset(f.name for f in attrs.fields(CardState))
 
 
-def _items(value: Any, kind: type) -> tuple[Any, ...]:
-    """A JSON array of `kind` (exactly) as a tuple: what a card holds."""
+def _items(value: Any, kind: type, make: Callable[[list[Any]], Any] = tuple) -> Any:
+    """A JSON array of `kind` (exactly) as `make` gives it (a tuple: what a card holds)."""
     if type(value) is not list:
         raise TypeError(f"expected a list, got {type(value).__name__}")
     for item in value:
         if type(item) is not kind:
             raise TypeError(f"expected {kind.__name__}, got {type(item).__name__}")
-    return tuple(value)
+    return make(value)
 
 
 def _card_from_data(value: Any, _: Any) -> CardState:
