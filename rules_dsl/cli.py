@@ -309,10 +309,14 @@ def cmd_load(args: argparse.Namespace) -> int:
     terminal.check_seats([seat + 1], st.players)
     for line in render_observation(engine.observe(st, seat), seat).splitlines():
         terminal.say(line)
-    if d is not None:
+    if d is not None and d.player == seat:
+        from rules_dsl.narrate import option_labels
+
         terminal.say(f"player {d.player + 1}, {d.source}: {d.prompt}")
-        for i, option in enumerate(d.options, 1):
-            terminal.say(f"  {i}. {option}")
+        for i, (option, label) in enumerate(zip(d.options, option_labels(engine.rules, st, d)), 1):
+            terminal.say(f"  {i}. {label} [{option}]")
+    elif d is not None:  # another seat's options are its own to see
+        terminal.say(f"waiting for player {d.player + 1} ({d.source})")
     return 0
 
 

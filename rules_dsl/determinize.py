@@ -1,74 +1,31 @@
-"""A game state one player could be in: what they cannot see resampled, consistently.
+"""A game state one player could be in: what they cannot identify dealt again from where it
+could have come from (`knowledge.sample`; this module keeps the name search code uses).
 
 Search bots must not read hidden information, yet they need a whole state to apply
-options to. `determinize` clones the state and shuffles the *fronts* of every card the
-player cannot see (as `observation.observe` defines it) among the places that hold such
-cards, keeping what the player can tell apart: each card stays with the same owner (the
-seat whose zone holds it, or the shared zones), the same kind and, for a face-down card
-shown as its back, the same back. So an opponent's hand and deck are dealt again from
-the cards they hold between them, a face-down card stays one with that back, and the
-player's own deck is reshuffled. Cards the player has peeked at stay as they are. The
-random generator of the copy is reseeded too, so later shuffles are not the real ones.
+options to. `determinize` clones the state and deals every card the player cannot
+identify again from its pool (the cards it was mixed up with by shuffles and by choices
+the player did not see), keeping what the player can see of it (a face-down card's kind
+and back), canonically: the same information and random draws give the same sample,
+whatever the hidden cards really are. The copy's random generator is reseeded, so later
+shuffles are not the real ones.
 """
 
 from __future__ import annotations
 
 import random
 
+from rules_dsl.knowledge import Pool, sample, unknown_pools
 from rules_dsl.rules import Rules
 from rules_dsl.state import GameState
 
-GroupKey = tuple[int, str, tuple[object, ...] | None]
-
-
-def unseen_groups(rules: Rules, st: GameState, player: int) -> dict[GroupKey, list[int]]:
-    """The cards `player` cannot see, grouped by what they can tell about each (owner, kind, back)."""
-    groups: dict[GroupKey, list[int]] = {}
-    cards = st.cards
-    types = rules.cards
-
-    def visit(card: int, owner: int, count_only: bool) -> None:
-        cs = cards[card]
-        if player not in cs.seen:
-            ct = types[cs.type]
-            if count_only:
-                groups.setdefault((owner, ct.kind, None), []).append(card)
-            elif not cs.up and owner != player:
-                back = tuple(ct.props[p] for p in ct.public_props)
-                groups.setdefault((owner, ct.kind, back), []).append(card)
-        for u in cs.under:
-            visit(u, owner, count_only)
-
-    for key, zone in st.zones.items():
-        name, _, seat = key.partition(".")
-        zt = rules.zones[name]
-        owner = int(seat) if seat else -1
-        count_only = zt.visibility == "hidden" or (zt.visibility == "owner" and owner != player)
-        if zt.visibility == "top":  # all but the top card are unseen
-            for c in zone[:-1]:
-                visit(c, owner, True)
-            zone = zone[-1:]
-        for c in zone:
-            visit(c, owner, count_only)
-    return groups
+__all__ = ["Pool", "determinize", "unknown_pools"]
 
 
 def determinize(
-    rules: Rules, st: GameState, player: int, rnd: random.Random, groups: list[list[int]] | None = None
+    rules: Rules, st: GameState, player: int, rnd: random.Random, pools: list[Pool] | None = None
 ) -> GameState:
-    """A copy of `st` that `player`'s observation cannot tell from it (see the module docstring).
+    """A copy of `st` that `player` cannot tell from it (see the module docstring).
 
-    `groups`: `unseen_groups(rules, st, player)`'s lists, worked out once by a caller that
-    samples the same state many times (`bots.base.Turn`); they depend on the state only."""
-    copy = st.clone()
-    for group in unseen_groups(rules, st, player).values() if groups is None else groups:
-        if len(group) < 2:
-            continue
-        cards = copy.cards
-        kinds = [cards[c].type for c in group]
-        rnd.shuffle(kinds)
-        for c, t in zip(group, kinds):
-            if cards[c].type != t:  # copies of one card swapped: nothing to change (or copy)
-                copy.card_to_change(c).type = t
-    copy.rng = rnd.getrandbits(64)
-    return copy
+    `pools`: `unknown_pools(rules, st, player)`, worked out once by a caller that samples
+    the same state many times (`bots.base.Turn`); they depend on the state only."""
+    return sample(rules, st, player, rnd, pools)

@@ -2,28 +2,31 @@
 
 The engine has no event stream, so each step of the log is told from what the engine
 gives: the decision (who, the rules or card text asking, the value the option stands for)
-and what changed in the public view (`observation.observe` for no seat) between the
-states before and after it: counters, cards that moved between zones, hidden piles that
-grew or shrank, tokens and marks. Everything told is public: a chosen card is named only
-when the public can see it before or after the decision, so every seat reads the same log.
+and what changed in one seat's view (`observation.observe`) between the states before and
+after it: counters, cards that moved between zones, hidden piles that grew or shrank,
+tokens and marks. A step is told to one seat at a time (or to nobody in particular,
+`PUBLIC`, for a public replay): a card is named only where that seat can identify it
+(`knowledge`), and a card it loses track of (shuffled away) is not followed.
 Nothing here knows any game: the words are the pack's zone, counter and card names.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from rules_dsl import knowledge
+from rules_dsl.effects.choices import hidden_id
+from rules_dsl.knowledge import PUBLIC as PUBLIC  # the seat of nobody, re-exported for callers
 from rules_dsl.observation import observe
 from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
 
 if TYPE_CHECKING:
     from rules_dsl.engine import Engine
-
-PUBLIC = -1  # the seat of nobody: what every player may see
 
 
 def seat_name(player: int) -> str:
@@ -41,12 +44,14 @@ def zone_name(key: str) -> str:
 
 
 def card_of(rules: Rules, st: GameState, decision: Decision, index: int) -> int | None:
-    """The card an option stands for, when it is one: its value is a card and its id the card's id
-    (with `@zone` when the same card id is offered from several zones)."""
+    """The card an option stands for, when it is one: its value is a card and its id the
+    card's id (with `@zone` when the same card id is offered from several zones) or the
+    card's place (`choices.hidden_id`, for a card the deciding seat cannot identify)."""
     value = decision.values[index]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(st.cards):
         return None
-    if decision.options[index].partition("@")[0] != rules.cards[st.cards[value].type].id:
+    option = decision.options[index]
+    if option.partition("@")[0] != rules.cards[st.cards[value].type].id and option != hidden_id(st, value):
         return None
     return value
 
@@ -61,11 +66,11 @@ def card_label(rules: Rules, card_type: int) -> str:
 
 
 def option_labels(rules: Rules, st: GameState, decision: Decision) -> list[str]:
-    """The legal options in words, as the deciding seat may see them: a card it can see by
-    its name and printed facts, a card it cannot (face down, in a hidden pile) by its back,
-    where it lies, any other option as words. Labels that would be the same are numbered."""
-    seen = {card for card, _ in visible_cards(observe(rules, st, decision.player))}
-    labels = [_option_label(rules, st, decision, i, seen) for i in range(len(decision.options))]
+    """The legal options in words, as the deciding seat may see them: a card it can identify
+    by its name and printed facts, a card it cannot (face down, in a hidden pile) by its
+    back and place, any other option as words. Labels that would be the same are numbered."""
+    st.rules = rules
+    labels = [_option_label(rules, st, decision, i) for i in range(len(decision.options))]
     total = {label: labels.count(label) for label in labels}
     counted: dict[str, int] = {}
     out = []
@@ -77,17 +82,43 @@ def option_labels(rules: Rules, st: GameState, decision: Decision) -> list[str]:
     return out
 
 
-def _option_label(rules: Rules, st: GameState, decision: Decision, index: int, seen: set[int]) -> str:
+def _option_label(rules: Rules, st: GameState, decision: Decision, index: int) -> str:
     card = card_of(rules, st, decision, index)
     if card is None:
         return words(decision.options[index]).capitalize()
-    where = st.cards[card].loc
-    place = "" if where.startswith("^") else f", from {_your(zone_name(where), decision.player)}"
-    if card in seen:
+    if knowledge.identifies(rules, st, card, decision.player):
+        where = st.cards[card].loc
+        place = "" if where.startswith("^") else f", from {_your(zone_name(where), decision.player)}"
         return card_label(rules, st.cards[card].type) + place
+    return unseen_label(rules, st, card, decision.player)
+
+
+def unseen_label(rules: Rules, st: GameState, card: int, seat: int) -> str:
+    """A card `seat` cannot identify, in words: its back where the seat sees it, else "a
+    card", and its place (`choices.hidden_id` in words: the Nth from the top of a zone)."""
+    kind, back = knowledge.back_of(rules, st.cards[card].type)
     ct = rules.cards[st.cards[card].type]
-    back = ", ".join(f"{words(p)} {ct.props[p]}" for p in ct.public_props)
-    return f"A face-down {words(ct.kind)}" + (f" ({back})" if back else "") + place
+    shown = knowledge.listed(rules, st, card, seat)
+    if shown is not None:
+        facts = ", ".join(f"{words(p)} {v}" for p, v in zip(ct.public_props, back))
+        held = shown == knowledge.BACKS  # held facing the others
+        what = (f"A {words(kind)} you cannot see" if held else f"A face-down {words(kind)}") + (
+            f" ({facts})" if facts else ""
+        )
+    else:
+        what = "A card"
+    where, _, nth = hidden_id(st, card).rpartition("#")
+    tucked = where.startswith("under-")
+    name, _, seat_no = where.removeprefix("under-").partition(".p")
+    key = f"{name}.{int(seat_no) - 1}" if seat_no else name
+    zone = _your(zone_name(key), seat)
+    place = "top" if nth == "1" else f"{_ordinal(int(nth))} from the top"
+    return f"{what}, {place} of {'the cards under ' if tucked else ''}{zone}"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _your(text: str, player: int) -> str:
@@ -95,39 +126,59 @@ def _your(text: str, player: int) -> str:
 
 
 @attrs.define(slots=True)
-class _Public:
-    """The parts of a public view the narration compares."""
+class _View:
+    """The parts of one seat's view the narration compares."""
 
-    where: dict[int, str]  # visible card -> zone key
-    looks: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]  # visible card -> (tokens, marks)
-    counts: dict[str, int]  # hidden zone -> cards in it
+    where: dict[int, str]  # card it identifies -> zone key
+    peeked: set[int]  # those it identifies only because it peeked at them
+    looks: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]  # card it identifies -> (tokens, marks)
+    counts: dict[str, int]  # zone it only counts -> cards in it
     counters: dict[str, list[int]]
     shared: dict[str, int]
 
 
-def _public(rules: Rules, st: GameState) -> _Public:
-    view = observe(rules, st, PUBLIC)
+def _view(rules: Rules, st: GameState, seat: int) -> _View:
+    view = observe(rules, st, seat)
     where: dict[int, str] = {}
     looks: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     counts: dict[str, int] = {}
+
+    def walk(card: dict[str, Any], key: str) -> None:
+        if "id" in card:
+            where[card["id"]] = key
+            looks[card["id"]] = (tuple(card.get("tokens", ())), tuple(card.get("marks", ())))
+        for under in card.get("under", ()):
+            walk(under, key)
+
     for key, zone in view["zones"].items():
         if isinstance(zone, dict):
             counts[key] = zone["count"]
+            for known in zone.get("known", ()):
+                where[known["id"]] = key
+            if "top" in zone:
+                walk(zone["top"], key)
             continue
         for card in zone:
-            if "id" in card:
-                where[card["id"]] = key
-                looks[card["id"]] = (tuple(card.get("tokens", ())), tuple(card.get("marks", ())))
-    return _Public(where, looks, counts, view["counters"], view["shared"])
+            walk(card, key)
+    peeked = {c for c in where if not knowledge.sees_front(rules, st, c, seat)}
+    return _View(where, peeked, looks, counts, view["counters"], view["shared"])
 
 
 class Narrator:
-    """Tells a game step by step: `step(before, option)` after each decision is applied."""
+    """Tells a game step by step, to one seat or to nobody in particular (`PUBLIC`):
+    `step(before, snapshot, after, option)` after each decision is applied."""
 
-    def __init__(self, rules: Rules, st: GameState) -> None:
+    def __init__(self, rules: Rules, st: GameState, seat: int = PUBLIC) -> None:
         self.rules = rules
+        self.seat = seat
         # a card's type never changes: its name is known from the start
         self._names = [rules.cards[c.type].name for c in st.cards]
+
+    def at(self, seat: int) -> Narrator:
+        """The same narrator telling `seat` instead."""
+        other = copy.copy(self)
+        other.seat = seat
+        return other
 
     def opening(self, st: GameState) -> list[str]:
         return [f"The game begins: {st.players} players, {', '.join(st.packs)}", *self.turn_line(st)]
@@ -137,24 +188,23 @@ class Narrator:
             return []
         return [f"Turn {st.turn + 1} (round {st.round + 1}): {seat_name(st.active)}"]
 
-    def snapshot(self, st: GameState) -> _Public:
-        return _public(self.rules, st)
+    def snapshot(self, st: GameState) -> _View:
+        return _view(self.rules, st, self.seat)
 
-    def step(self, before: GameState, seen: _Public, after: GameState, option: str) -> list[str]:
-        """The lines for one decision: `before` is the state it was taken in (`seen` its public
-        view, from `snapshot`), `after` the state it led to."""
+    def step(self, before: GameState, seen: _View, after: GameState, option: str) -> list[str]:
+        """The lines for one decision: `before` is the state it was taken in (`seen` the
+        seat's view of it, from `snapshot`), `after` the state it led to."""
         rules = self.rules
         d = before.pending
         assert d is not None
         index = d.options.index(option)
-        now = _public(rules, after)
+        now = _view(rules, after, self.seat)
         card = card_of(rules, before, d, index)
         if card is not None:
-            choice = (
-                "chooses " + rules.cards[before.cards[card].type].name
-                if card in seen.where or card in now.where
-                else "chooses a card"
-            )
+            if card in seen.where or card in now.where:
+                choice = "chooses " + rules.cards[before.cards[card].type].name
+            else:
+                choice = "chooses a card in " + zone_name(knowledge.root(before, card)[1])
         else:
             choice = words(option)
         source = f" ({d.source})" if d.source else ""
@@ -167,16 +217,16 @@ class Narrator:
                 lines.extend(self.turn_line(after))
         return lines
 
-    def _place(self, st: GameState, card: int) -> str:
-        """Where a card is: public even when the card's face is not (a card drawn goes to a hand)."""
-        return st.cards[card].loc
-
-    def _zone(self, key: str) -> str:
+    def _zone(self, key: str, st: GameState) -> str:
+        """A zone, or the card a card is tucked under, as this seat may name it."""
         if key.startswith("^"):
-            return "under " + self._name(int(key[1:]))
+            host = int(key[1:])
+            if knowledge.identifies(self.rules, st, host, self.seat):
+                return "under " + self._name(host)
+            return "under a card in " + zone_name(knowledge.root(st, host)[1])
         return zone_name(key)
 
-    def _changes(self, before: GameState, old: _Public, after: GameState, new: _Public) -> list[str]:
+    def _changes(self, before: GameState, old: _View, after: GameState, new: _View) -> list[str]:
         out: list[str] = []
         for name, values in new.counters.items():
             was = old.counters.get(name, [0] * len(values))
@@ -187,15 +237,23 @@ class Narrator:
             if old.shared.get(name, 0) != value:
                 out.append(f"  {words(name)} {old.shared.get(name, 0)} -> {value}")
         moves: dict[tuple[str, str], list[str]] = {}
-        for card, zone in new.where.items():
-            was_in = old.where.get(card) or self._place(before, card)
-            if was_in != zone:
-                moves.setdefault((was_in, zone), []).append(self._name(card))
-        for card, zone in old.where.items():
-            if card not in new.where:
-                moves.setdefault((zone, self._place(after, card)), []).append(self._name(card))
+        # where a card is, is public even when its face is not (a card drawn from a deck)
+        for card in new.where:
+            src, dst = before.cards[card].loc, after.cards[card].loc
+            if src != dst:
+                moves.setdefault((self._zone(src, before), self._zone(dst, after)), []).append(self._name(card))
+        for card in old.where:
+            if card in new.where:
+                continue
+            if card in old.peeked:
+                continue  # known only by a peek, and lost track of: the counts tell the rest
+            if after.cards[card].pool != before.cards[card].pool:
+                dst = "shuffled away"  # where it went is not followed past a shuffle
+            else:
+                dst = self._zone(after.cards[card].loc, after)
+            moves.setdefault((self._zone(before.cards[card].loc, before), dst), []).append(self._name(card))
         for (src, dst), names in moves.items():
-            out.append(f"  {', '.join(names)}: {self._zone(src)} -> {self._zone(dst)}")
+            out.append(f"  {', '.join(names)}: {src} -> {dst}")
         for key, count in new.counts.items():
             if old.counts.get(key, 0) != count:
                 out.append(f"  {zone_name(key)}: {old.counts.get(key, 0)} -> {count} card{'' if count == 1 else 's'}")
@@ -250,18 +308,25 @@ def reveals(rules: Rules, before: GameState, after: GameState) -> bool:
     if before.rng != after.rng:
         return True
     for p in range(before.players):
-        if not visible_cards(observe(rules, after, p)) <= visible_cards(observe(rules, before, p)):
+        if not knowledge.identified_cards(rules, after, p) <= knowledge.identified_cards(rules, before, p):
             return True
     return False
 
 
 @attrs.frozen
 class Told:
-    """One decision applied: the narrated lines, who took it, whether it showed anything hidden."""
+    """One decision applied: the narrated lines (told to nobody in particular: what a public
+    replay shows), who took it, whether it showed anything hidden, and the lines told to
+    each seat (`to`)."""
 
     lines: list[str]
     player: int
     reveals: bool
+    seats: tuple[list[str], ...] = ()
+
+    def to(self, seat: int) -> list[str]:
+        """The lines as told to `seat` (PUBLIC, or a seat this was not told to: the public lines)."""
+        return self.seats[seat] if 0 <= seat < len(self.seats) else self.lines
 
 
 def why_no_undo(taken: Sequence[Told], player: int) -> str:
@@ -291,9 +356,12 @@ def card_notes(view: dict[str, Any]) -> list[str]:
 
 
 def apply_told(engine: Engine, narrator: Narrator, st: GameState, option: str) -> Told:
-    """Apply one option through the Engine (all or nothing) and tell it."""
+    """Apply one option through the Engine (all or nothing) and tell it to nobody in
+    particular and to each seat."""
     before = st.clone()
-    seen = narrator.snapshot(before)
+    tellers = [narrator.at(PUBLIC), *(narrator.at(p) for p in range(st.players))]
+    seen = [t.snapshot(before) for t in tellers]
     engine.apply(st, option)
     assert before.pending is not None
-    return Told(narrator.step(before, seen, st, option), before.pending.player, reveals(engine.rules, before, st))
+    told = [t.step(before, v, st, option) for t, v in zip(tellers, seen)]
+    return Told(told[0], before.pending.player, reveals(engine.rules, before, st), tuple(told[1:]))

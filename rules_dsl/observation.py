@@ -2,48 +2,38 @@
 
 Hidden: other players' hands and private zones, every deck's order and content, the
 fronts of face-down cards the player does not own, and other players' pending options.
+Which card shows what to whom is `knowledge`'s to say; this module lays it out as data.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rules_dsl import knowledge
 from rules_dsl.rules import Rules
 from rules_dsl.state import GameState
 
 
 def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
+    """What `player` may see (`knowledge.PUBLIC`, -1: what everyone may see)."""
     st.rules = rules
     zones: dict[str, Any] = {}
+    views = rules.views
     for key, cards in st.zones.items():
-        name, _, seat = key.partition(".")
-        zt = rules.zones[name]
-        owner = int(seat) if seat else -1
-        if zt.visibility == "hidden" or (zt.visibility == "owner" and owner != player):
-            view: dict[str, Any] = {"count": len(cards)}
-            known = [
-                {"from top": len(cards) - 1 - i, "id": c, "card": rules.cards[st.cards[c].type].id}
-                for i, c in enumerate(cards)
-                if player in st.cards[c].seen
-            ]
-            if known:
-                view["known"] = known
-            zones[key] = view
-        elif zt.visibility == "top" and cards:
-            # only the top card shows; the others are known only if peeked at
-            view = {"count": len(cards), "top": _card_view(rules, st, cards[-1], owner == player, player)}
-            known = [
-                {"from top": len(cards) - 1 - i, "id": c, "card": rules.cards[st.cards[c].type].id}
-                for i, c in enumerate(cards[:-1])
-                if player in st.cards[c].seen
-            ]
-            if known:
-                view["known"] = known
-            zones[key] = view
-        elif zt.visibility == "top":
-            zones[key] = {"count": 0}
+        view = views[key][player]
+        if view == knowledge.COUNT:
+            zones[key] = _counted(rules, st, cards, player)
+        elif view in (knowledge.TOP, knowledge.TOP_OWN):
+            if cards:
+                # only the top card shows; the others are known only if peeked at
+                shown = _counted(rules, st, cards[:-1], player, above=1)
+                top = knowledge.LIST if view == knowledge.TOP else knowledge.OWN
+                shown["top"] = _card_view(rules, st, cards[-1], top, player)
+                zones[key] = shown
+            else:
+                zones[key] = {"count": 0}
         else:
-            zones[key] = [_card_view(rules, st, c, owner == player, player) for c in cards]
+            zones[key] = [_card_view(rules, st, c, view, player) for c in cards]
     d = st.pending
     decision = None
     if d is not None and d.player == player:
@@ -80,18 +70,32 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
     }
 
 
-def _card_view(rules: Rules, st: GameState, card: int, mine: bool, viewer: int) -> dict[str, Any]:
+def _counted(rules: Rules, st: GameState, cards: list[int], player: int, above: int = 0) -> dict[str, Any]:
+    """A pile seen from outside: how many cards (`above` more on top of these), and those
+    `player` peeked at, counted from the top."""
+    view: dict[str, Any] = {"count": len(cards) + above}
+    known = [
+        {"from top": len(cards) - 1 - i + above, "id": c, "card": rules.cards[st.cards[c].type].id}
+        for i, c in enumerate(cards)
+        if player in st.cards[c].seen
+    ]
+    if known:
+        view["known"] = known
+    return view
+
+
+def _card_view(rules: Rules, st: GameState, card: int, view: int, viewer: int) -> dict[str, Any]:
     cs = st.cards[card]
     ct = rules.cards[cs.type]
-    view: dict[str, Any]
-    if cs.up or mine or viewer in cs.seen:
-        view = {"id": card, "card": ct.id, "up": cs.up}
+    shown: dict[str, Any]
+    if knowledge.front_shown(cs, view) or viewer in cs.seen:
+        shown = {"id": card, "card": ct.id, "up": cs.up}
     else:
-        view = {"hidden": True, "kind": ct.kind, "back": {p: ct.props[p] for p in ct.public_props}}
+        shown = {"hidden": True, "kind": ct.kind, "back": {p: ct.props[p] for p in ct.public_props}}
     if cs.under:
-        view["under"] = [_card_view(rules, st, c, mine, viewer) for c in cs.under]
+        shown["under"] = [_card_view(rules, st, c, view, viewer) for c in cs.under]
     if cs.tokens:
-        view["tokens"] = list(cs.tokens)
+        shown["tokens"] = list(cs.tokens)
     if cs.marks:
-        view["marks"] = list(cs.marks)
-    return view
+        shown["marks"] = list(cs.marks)
+    return shown

@@ -78,12 +78,13 @@ class _Table:
     state: GameState
     narrator: narrate.Narrator
     out: TextIO
+    seat: int  # whom the log is told to: the one human seat, or PUBLIC when several share the terminal
     taken: list[narrate.Told] = attrs.Factory(list)
 
     def apply(self, option: str) -> None:
         told = narrate.apply_told(self.engine, self.narrator, self.state, option)
         self.taken.append(told)
-        self.out.write("".join(f"{line}\n" for line in told.lines))
+        self.out.write("".join(f"{line}\n" for line in told.to(self.seat)))
 
     def undo(self, player: int) -> str:
         """Take back `player`'s last decision, or say why not."""
@@ -112,7 +113,8 @@ def play(
     read = input if read is None else read
     out = cast(TextIO, _Escaped(sys.stdout if out is None else out))
     st = start if start is not None else engine.new_game(players, seed, variants)
-    table = _Table(engine, st, narrate.Narrator(engine.rules, st), out)
+    seat = next(iter(humans)) if len(humans) == 1 else narrate.PUBLIC
+    table = _Table(engine, st, narrate.Narrator(engine.rules, st), out, seat)
     book = card_view.setting(engine.rules, st.players, list(st.variants))
     bots = {p: RandomBot(st.seed * 1009 + p) for p in range(st.players) if p not in humans}
     out.write("".join(f"{line}\n" for line in table.narrator.opening(st)))

@@ -39,7 +39,7 @@ class CardType:
 class ZoneType:
     name: str
     per_player: bool
-    visibility: str  # public | owner | hidden
+    visibility: str  # public | owner | hidden | top | others (rules_dsl/knowledge.py)
     refill_from: str  # zone name shuffled in when this one runs out, or ""
     facing: str  # "" keep | "up" | "down"
 
@@ -160,6 +160,18 @@ class Rules:
     watch_counters: frozenset[str] = frozenset()
     watch_zones: frozenset[str] = frozenset()
     watch_every: bool = False
+    # the keys of every player's `owner` zone, and of every `hidden` or `top` pile: a card
+    # taken from a hand where another seat cannot follow it, or from inside a pile, mixes
+    # the cards left there in the eyes of the seats that could not see which went
+    # (knowledge.taken_unseen)
+    private_zones: frozenset[str] = frozenset()
+    piles: frozenset[str] = frozenset()
+    # the keys of every `public` zone: a face-up card put there is in everyone's sight, so
+    # its pool is reset (knowledge: where it goes from there is public)
+    open_zones: frozenset[str] = frozenset()
+    # zone key -> how it shows its cards to each seat, the last entry for nobody in
+    # particular (knowledge.views: LIST, COUNT, TOP, BACKS, OWN, TOP_OWN)
+    views: dict[str, tuple[int, ...]] = attrs.Factory(dict)
     # a card slot named by a token group holds one token of any of its kinds ("any resource")
     slot_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     choosable: dict[str, Choosable] = attrs.Factory(dict)  # option -> the cards it chooses from

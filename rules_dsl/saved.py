@@ -130,6 +130,8 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
     for i, cs in enumerate(st.cards):
         if any(p not in seats for p in cs.seen):
             problems.append(f"card {i} was seen by a player who is not in the game")
+        if not -1 <= cs.pool < st.pools:
+            problems.append(f"card {i} is in pool {cs.pool}, which the game has not made (it made {st.pools})")
     d = st.pending
     if st.over:
         if d is not None or st.frames:
@@ -141,7 +143,7 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
             problems.append(f"the pending decision is player {d.player}'s, not a seat of {n} players")
         if len(set(d.options)) != len(d.options) or not d.options:
             problems.append("the pending decision's options are empty or repeated")
-    if st.turn < 0 or st.round < 0 or st.turn_decisions < 0 or st.extra_rounds_left < 0:
+    if st.turn < 0 or st.round < 0 or st.turn_decisions < 0 or st.extra_rounds_left < 0 or st.pools < 0:
         problems.append("a count of turns, rounds or decisions is negative")
     return problems
 

@@ -309,6 +309,8 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
             release(c)
         cs.under = ()
         cs.tokens = ()
+        cs.marks = ()
+        cs.seen = ()
         cs.loc = "?"
         pool.append(card)
 
@@ -343,10 +345,9 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
             u = place(sub, f"^{c}")
             cs.under = (*cs.under, u)
             st.card_to_change(u).loc = f"^{c}"
-        tokens = entry.get("tokens", [])
-        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-            raise ScenarioError(f"tokens of {entry['card']} must be a list of token kinds")
-        cs.tokens = tuple(tokens)
+        cs.tokens = tuple(entry.get("tokens", []))
+        cs.marks = tuple(dict.fromkeys(entry.get("marks", [])))
+        cs.seen = tuple(dict.fromkeys(seat_of(st, p) for p in entry.get("peeked-by", [])))
         return c
 
     for key, entries in wanted.items():

@@ -43,7 +43,7 @@ EXPECT_KEYS = {
     "option-facts",
     "trace",
 }
-CARD_KEYS = {"card", "face", "under", "tokens"}
+CARD_KEYS = {"card", "face", "under", "tokens", "marks", "peeked-by"}
 LIST_FORMS = "a list, a size, {in-order: [...]}, {contains: [...], excludes: [...]} or {one-of: [...]}"
 HIDDEN = "?"  # a card a player sees only the back of (or not at all, in a hidden zone)
 
@@ -118,7 +118,8 @@ def zone_key(engine: Engine, name: Any, seat: int | None) -> str:
 
 
 def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
-    """A list of cards (ids or {card:, face:, under:, tokens:} mappings) as mappings."""
+    """A list of cards (ids or {card:, face:, under:, tokens:, marks:, peeked-by:} mappings)
+    as mappings."""
     if isinstance(value, dict) and set(value) == {"in-order"}:
         value = value["in-order"]
     if not isinstance(value, list):
@@ -133,9 +134,18 @@ def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
                 raise ScenarioError(f"{where}: a card given as a mapping needs 'card: id'")
             if entry.get("face", "up") not in ("up", "down"):
                 raise ScenarioError(f"{where}: face must be up or down")
+            for key, kind in (("tokens", str), ("marks", str), ("peeked-by", int)):
+                items = entry.get(key, [])
+                if not isinstance(items, list) or not all(
+                    isinstance(i, kind) and not isinstance(i, bool) for i in items
+                ):
+                    what = "token kinds" if key == "tokens" else "mark names" if key == "marks" else "seats (1, 2, ...)"
+                    raise ScenarioError(f"{where}: {key} of {entry['card']} must be a list of {what}")
             out.append(entry)
         else:
-            raise ScenarioError(f"{where}: a card is its id or {{card:, face:, under:, tokens:}}, not {entry!r}")
+            raise ScenarioError(
+                f"{where}: a card is its id or {{card:, face:, under:, tokens:, marks:, peeked-by:}}, not {entry!r}"
+            )
     return out
 
 
@@ -152,6 +162,10 @@ def describe(engine: Engine, st: GameState, card: int, full: bool) -> str:
         parts.append("under: " + " ".join(sorted(describe(engine, st, c, False) for c in cs.under)))
     if cs.tokens:
         parts.append("tokens: " + " ".join(sorted(cs.tokens)))
+    if cs.marks:
+        parts.append("marks: " + " ".join(sorted(cs.marks)))
+    if cs.seen:
+        parts.append("peeked-by: " + " ".join(str(p + 1) for p in sorted(cs.seen)))
     return f"{name}({'; '.join(parts)})"
 
 
@@ -162,6 +176,10 @@ def describe_entry(entry: dict[str, Any]) -> str:
         parts.append("under: " + " ".join(sorted(under)))
     if entry.get("tokens"):
         parts.append("tokens: " + " ".join(sorted(str(t) for t in entry["tokens"])))
+    if entry.get("marks"):
+        parts.append("marks: " + " ".join(sorted(str(m) for m in entry["marks"])))
+    if entry.get("peeked-by"):
+        parts.append("peeked-by: " + " ".join(str(p) for p in sorted(entry["peeked-by"])))
     return f"{entry['card']}({'; '.join(parts)})"
 
 

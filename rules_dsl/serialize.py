@@ -102,6 +102,9 @@ def _card_from_data(value: Any, _: Any) -> CardState:
     card.tokens = _items(value["tokens"], str) if "tokens" in value else ()
     card.marks = _items(value["marks"], str) if "marks" in value else ()
     card.seen = _items(value["seen"], int) if "seen" in value else ()
+    card.pool = value.get("pool", -1)
+    if type(card.pool) is not int:
+        raise TypeError("not a card")
     return card
 
 
@@ -115,6 +118,7 @@ def _card_to_data(card: CardState) -> dict[str, Any]:
         "tokens": [*card.tokens],
         "marks": [*card.marks],
         "seen": [*card.seen],
+        "pool": card.pool,
     }
 
 
@@ -127,6 +131,7 @@ def _cards_to_data(cards: list[CardState]) -> list[dict[str, Any]]:
             {
                 "loc": card.loc,
                 "marks": [*card.marks],
+                "pool": card.pool,
                 "seen": [*card.seen],
                 "tokens": [*card.tokens],
                 "type": card.type,

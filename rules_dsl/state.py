@@ -31,6 +31,7 @@ class CardState:
     tokens: tuple[str, ...] = ()  # token kinds placed on this card
     marks: tuple[str, ...] = ()  # names set by "mark it as ..." until cleared
     seen: tuple[int, ...] = ()  # players who peeked at it while it was hidden
+    pool: int = -1  # the pool of cards it was mixed up with (rules_dsl/knowledge.py); -1: none yet
 
 
 def without(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
@@ -115,6 +116,7 @@ class GameState:
     notes: dict[str, list[str]] = attrs.Factory(dict)  # "sold.0": values noted for a player
     log: list[str] = attrs.Factory(list)
     turn_decisions: int = 0  # decisions taken in this turn, for the rules' decision limit
+    pools: int = 0  # the number the next pool of mixed-up cards gets (rules_dsl/knowledge.py)
 
     lasting: list[Lasting] = attrs.Factory(list)  # abilities started for the rest of the turn
     used: list[str] = attrs.Factory(list)  # "EFFECT:CARD": once-per-turn abilities used this turn
@@ -151,6 +153,7 @@ class GameState:
         d.tokens = c.tokens
         d.marks = c.marks
         d.seen = c.seen
+        d.pool = c.pool
         self.cards[card] = d
         self.own.add(card)
         return d
@@ -230,6 +233,7 @@ class GameState:
         st.notes = {k: v.copy() for k, v in self.notes.items()} if self.notes else {}
         st.log = self.log.copy()
         st.turn_decisions = self.turn_decisions
+        st.pools = self.pools
         # (a comprehension is a function call in CPython 3.11: none for the usual empty list)
         st.lasting = [Lasting(x.ability, x.player, x.src, x.vars.copy()) for x in self.lasting] if self.lasting else []
         st.used = self.used.copy()

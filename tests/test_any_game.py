@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rules_dsl import narrate
 from rules_dsl.checking.runner import CheckOptions, check_games
 from rules_dsl.determinize import determinize
 from rules_dsl.engine import Engine
@@ -374,3 +375,50 @@ def test_mistakes_in_the_new_constructs_are_clear_errors(tmp_path: Path, text: s
         mini_pack(tmp_path, text)
     first = str(caught.value).splitlines()[0]
     assert first.endswith(message) and "rules.yaml:16:" in first
+
+
+def test_a_hand_held_facing_out(spice_copy: Callable[..., Path]) -> None:
+    """`visibility: others` (Hanabi's hands): everyone but the owner sees the cards; the
+    owner sees each card's back in its place. A bot's samples for the owner deal its own
+    hand again; for another seat they keep it. A choice among one's own such cards names
+    them by place."""
+    folder = spice_copy(
+        ("rules.yaml", "hand: {per: player, visibility: owner,", "hand: {per: player, visibility: others,")
+    )
+    engine = Engine.load([str(folder)])
+    st = engine.new_game(2, 3)
+    hand = st.zones["hand.0"]
+    mine = engine.observe(st, 0)["zones"]["hand.0"]
+    theirs = engine.observe(st, 1)["zones"]["hand.0"]
+    assert [c.get("hidden") for c in mine] == [True] * len(hand)
+    assert [c["card"] for c in theirs] == [engine.rules.cards[st.cards[c].type].id for c in hand]
+    assert engine.observe(st, -1)["zones"]["hand.0"] == theirs  # a public replay sees them too
+    dealt = set()
+    for seed in range(20):
+        own = determinize(engine.rules, st, 0, random.Random(seed))
+        dealt.add(tuple(own.cards[c].type for c in hand))
+        other = determinize(engine.rules, st, 1, random.Random(seed))
+        assert [other.cards[c].type for c in hand] == [st.cards[c].type for c in hand]
+    assert len(dealt) > 1
+    rnd = random.Random(1)
+    while (d := st.pending) is not None and not any(o.startswith("hand.") for o in d.options):
+        engine.apply(st, rnd.choice(d.options))
+    assert d is not None
+    own = st.zones[f"hand.{d.player}"]
+    assert d.options == [f"hand.p{d.player + 1}#{len(own) - own.index(v)}" for v in d.values]
+    labels = narrate.option_labels(engine.rules, st, d)
+    assert labels[0].startswith("A good you cannot see, ") and labels[-1].endswith(", top of your hand"), labels
+    outcome = check_games(engine, CheckOptions(players=(2, 3), games=3, shorten=0))
+    assert outcome.failure is None, outcome.failure
+
+
+def test_a_hand_held_facing_out_needs_an_owner(tmp_path: Path) -> None:
+    folder = tmp_path / "spice-market"
+    shutil.copytree(SPICE, folder)
+    rules = folder / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text.replace("spent: {visibility: public,", "spent: {visibility: others,"), encoding="utf-8")
+    with pytest.raises(PackError) as info:
+        Engine.load([str(folder)])
+    assert "visibility 'others' needs an owner: zone 'spent' must be 'per: player'" in str(info.value)
+    assert "rules.yaml:17:" in str(info.value)

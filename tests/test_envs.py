@@ -52,8 +52,11 @@ def test_catalogue_is_every_option_of_the_rules_in_a_fixed_order() -> None:
     rules = Engine.for_pack("microcosm").rules
     cat = Catalogue(rules, 2, rules.default_variants)
     # Microcosm: 34 single-copy cards, then the labels of its OR choices and questions and
-    # the pass labels of its optional choices; no tokens, no copies to tell apart
-    assert len(cat) == 47
+    # the pass labels of its optional choices; no tokens, no copies to tell apart; and the
+    # places of cards chosen blind (7 zones, 34 places each): the piles' face-down planets,
+    # a hand or colonies of the opponent
+    assert len(cat) == 47 + 7 * 34
+    assert {"cost-0-planets#1", "cost-3-planets#34", "hand.p2#1", "colonies.p1#5"} <= set(cat.ids)
     assert set(cat.ids) >= {c.id for c in rules.cards} | {"done", "pass", "take-a-tech", "draw-from-the-deck"}
     assert cat.actions(["draw-from-the-deck", "take-a-tech"]) == sorted(
         [cat.ids.index("draw-from-the-deck"), cat.ids.index("take-a-tech")]
@@ -224,9 +227,10 @@ def test_pettingzoo_bad_input(pz) -> None:  # type: ignore[no-untyped-def]
     e.reset(seed=3)
     obs, *_ = e.last()
     legal = set(np.flatnonzero(obs["action_mask"]))
-    with pytest.raises(ValueError, match="a whole number from 0 to 46, not 47"):
-        e.step(47)
-    bad = next(a for a in range(47) if a not in legal)
+    n = int(e.action_space(e.agent_selection).n)  # 285: Microcosm's catalogue
+    with pytest.raises(ValueError, match=f"a whole number from 0 to {n - 1}, not {n}"):
+        e.step(n)
+    bad = next(a for a in range(n) if a not in legal)
     agent = e.agent_selection
     with pytest.warns(pz.IllegalActionWarning, match=rf"illegal action {bad} .* the legal actions now are .*draw-from"):
         e.step(bad)
@@ -309,7 +313,8 @@ def test_openspiel_observations(ospiel) -> None:  # type: ignore[no-untyped-def]
     p = 0
     assert len(state.observation_tensor(p)) == game.observation_tensor_size()
     info = np.array(state.information_state_tensor(p))
-    assert len(info) == game.information_state_tensor_size() == game.observation_tensor_size() + 47
+    actions = game.num_distinct_actions()
+    assert len(info) == game.information_state_tensor_size() == game.observation_tensor_size() + actions
     assert info[game.observation_tensor_size() + a] == 1  # seat 0 took action a once
     assert state.information_state_string(0).endswith(state.action_to_string(0, a))
     assert '"player": 1' in state.observation_string(1)

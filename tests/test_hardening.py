@@ -1205,7 +1205,13 @@ def test_load_shows_a_saved_game_where_it_stands(engine: Engine, tmp_path: Path,
     assert shown["pending"]["options"] == data["pending"]["options"]
     assert main(["load", str(tmp_path / "g.json")]) == 0
     out = capsys.readouterr().out
-    assert f"seed {data['seed']}" in out and f"  1. {data['pending']['options'][0]}" in out
+    first = data["pending"]["options"][0]
+    assert f"seed {data['seed']}" in out and "  1. " in out and f"[{first}]" in out
+    # another seat is shown its own view and no one else's options
+    other = 2 - data["pending"]["player"]
+    assert main(["load", str(tmp_path / "g.json"), "--seat", str(other)]) == 0
+    out = capsys.readouterr().out
+    assert f"waiting for player {data['pending']['player'] + 1}" in out and f"[{first}]" not in out
 
 
 @pytest.mark.parametrize(

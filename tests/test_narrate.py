@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from rules_dsl import narrate
+from rules_dsl import knowledge, narrate
 from rules_dsl.engine import Engine
 
 
@@ -16,7 +16,8 @@ def test_decisions_are_told_from_the_public_view() -> None:
     assert narrate.option_labels(engine.rules, st, st.pending) == ["Draw from the supply", "Draw from the deck"]
 
     told = narrate.apply_told(engine, narrator, st, "draw-from-the-supply")
-    assert told == narrate.Told(["Player 1 (draw phase): draw from the supply"], 0, False)
+    line = ["Player 1 (draw phase): draw from the supply"]
+    assert told == narrate.Told(line, 0, False, (line, line))
 
     # the supply's cards are face up: each is its name and printed facts, and where it is
     assert narrate.option_labels(engine.rules, st, st.pending)[0] == (
@@ -31,22 +32,25 @@ def test_decisions_are_told_from_the_public_view() -> None:
         "  Player 1's hand: 0 -> 1 card",
     ]
     assert told.reveals  # a card came off the hidden deck: no undo
+    # told to its own seat, the hand is not a pile of unknown cards
+    assert told.to(0) == told.lines[:-1] and told.to(1) == told.lines
 
     told = narrate.apply_told(engine, narrator, st, "play-a-card")
     assert told.lines[1] == "  Warfare (crosshair): Player 1's hand -> Player 1's action area"
     assert told.reveals  # the others now see the card that was in the hand
 
-    # face-down planets offered: only their backs, numbered, never their names
+    # face-down planets offered: only their backs and places, never their names or ids
     labels = narrate.option_labels(engine.rules, st, st.pending)
     assert labels[:2] == [
-        "A face-down planet (cost 0), from the cost 0 planets #1",
-        "A face-down planet (cost 0), from the cost 0 planets #2",
+        "A face-down planet (cost 0), 4th from the top of the cost 0 planets",
+        "A face-down planet (cost 0), 3rd from the top of the cost 0 planets",
     ]
+    assert st.pending.options[:2] == ["cost-0-planets#4", "cost-0-planets#3"]
     assert len(set(labels)) == len(labels) == len(st.pending.options)
     assert not any(engine.rules.cards[st.cards[v].type].name in " ".join(labels) for v in st.pending.values)
 
 
-def test_a_chosen_card_is_named_only_when_the_public_sees_it() -> None:
+def test_a_chosen_card_is_named_only_to_those_who_can_identify_it() -> None:
     engine = Engine.for_pack("microcosm")
     rnd = random.Random(3)
     told_both = {True: 0, False: 0}
@@ -57,14 +61,18 @@ def test_a_chosen_card_is_named_only_when_the_public_sees_it() -> None:
             d = st.pending
             index = rnd.randrange(len(d.options))
             card = narrate.card_of(engine.rules, st, d, index)
-            before = narrate.visible_cards(engine.observe(st, narrate.PUBLIC))
+            seats = [narrate.PUBLIC, 0, 1]
+            before = [knowledge.identified_cards(engine.rules, st, s) for s in seats]
             told = narrate.apply_told(engine, narrator, st, d.options[index])
             if card is None:
                 continue
-            public = card in {c for c, _ in before | narrate.visible_cards(engine.observe(st, narrate.PUBLIC))}
             name = engine.rules.cards[st.cards[card].type].name
-            assert told.lines[0].endswith(f"chooses {name}" if public else "chooses a card"), told.lines
-            told_both[public] += 1
+            for seat, was in zip(seats, before):
+                knows = card in was | knowledge.identified_cards(engine.rules, st, seat)
+                line = told.to(seat)[0]
+                assert line.endswith(f"chooses {name}") if knows else ": chooses a card in " in line, (seat, line)
+                assert knows or name not in " ".join(told.to(seat)), (seat, told.to(seat))
+                told_both[knows] += 1
     assert told_both[True] and told_both[False]
 
 

@@ -318,3 +318,22 @@ def test_a_trace_can_fail() -> None:
     data = load("trace_of_moments.yaml")
     data["decisions"][4] = {"expect": {"trace": {"contains": ["player 2: lead"]}}}
     assert any("expected ['player 2: lead'] in this order among" in b for b in failures(run(data)))
+
+
+def test_a_position_states_marks_and_peeks_and_an_expectation_checks_them() -> None:
+    data = load("marks_and_peeks_in_a_position.yaml")
+    assert failures(run(data)) == []
+    players = data["position"]["players"]
+    expect = checkpoint(data)
+    # without the peek, player 1 no longer sees the Countess; the expectation says so
+    players[2]["hand"] = ["countess"]
+    assert any("sees" in f or "peeked-by" in f for f in failures(run(data)))
+    players[2]["hand"] = [{"card": "countess", "peeked-by": [1]}]
+    expect["players"][1]["discard"] = [{"card": "guard", "marks": ["another"]}]
+    assert failures(run(data))
+    # a seat that is not in the game, a mark that is not a name: clear errors
+    expect["players"][1]["discard"] = [{"card": "guard", "marks": ["discarded-first"]}]
+    players[2]["hand"] = [{"card": "countess", "peeked-by": [4]}]
+    assert any("players are numbered 1..3, not 4" in f for f in failures(run(data)))
+    players[2]["hand"] = [{"card": "countess", "marks": [3]}]
+    assert any("marks of countess must be a list of mark names" in f for f in failures(run(data)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from rules_dsl.determinize import determinize, unseen_groups
+from rules_dsl.determinize import Pool, determinize, unknown_pools
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -29,7 +29,7 @@ class Turn:
         self.decided = len(st.log)  # decisions made so far in the game (public: the log's length)
         self._state = st
         self._observation: dict[str, Any] | None = None
-        self._unseen: list[list[int]] | None = None  # what `sample` shuffles: the same every time
+        self._unseen: list[Pool] | None = None  # what `sample` deals again: the same every time
 
     @property
     def observation(self) -> dict[str, Any]:
@@ -44,7 +44,7 @@ class Turn:
         first sample only (the state does not change while its seat decides)."""
         rules = self.engine.rules
         if self._unseen is None:
-            self._unseen = [g for g in unseen_groups(rules, self._state, self.player).values() if len(g) > 1]
+            self._unseen = unknown_pools(rules, self._state, self.player)
         return determinize(rules, self._state, self.player, rnd, self._unseen)
 
 

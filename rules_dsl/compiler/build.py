@@ -7,7 +7,7 @@ from pathlib import Path
 
 import attrs
 
-from rules_dsl import ast
+from rules_dsl import ast, knowledge
 from rules_dsl.compiler.build_base import text_pos
 from rules_dsl.compiler.cards import CARD_FIELDS, MAX_CARDS, MAX_COPIES, CardCompiling
 from rules_dsl.compiler.features import compile_features
@@ -276,5 +276,15 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             watch_counters=loop.watch_counters,
             watch_zones=loop.watch_zones,
             watch_every=loop.watch_every,
+            private_zones=frozenset(
+                z.key(p) for z in voc.zones.values() if z.visibility == "owner" for p in range(players[1])
+            ),
+            views=knowledge.views(voc.zones, players[1]),
+            open_zones=frozenset(
+                z.key(p) for z in voc.zones.values() if z.visibility == "public" for p in range(players[1])
+            ),
+            piles=frozenset(
+                z.key(p) for z in voc.zones.values() if z.visibility in ("hidden", "top") for p in range(players[1])
+            ),
             warnings=tuple(attrs.evolve(w, severity="warning") for w in self.warnings.items),
         )

@@ -302,6 +302,12 @@ def _read_zones(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) -> No
                 expected=VISIBILITIES,
                 suggestion=suggest(str(vis), VISIBILITIES),
             )
+        elif vis in ("owner", "others") and per != "player":
+            problems.add(
+                value_loc(spec, "visibility", loc.file),
+                f"visibility {vis!r} needs an owner: zone {name!r} must be 'per: player'",
+                suggestion="per: player",
+            )
         if facing not in ("", *shape.FACINGS):
             problems.add(value_loc(spec, "facing", loc.file), "facing must be 'up' or 'down'")
         voc.zones[str(name)] = ZoneType(

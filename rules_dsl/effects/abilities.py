@@ -266,7 +266,7 @@ class UseAbilities(Effect):
         if not found:
             st.frames.pop()
             return
-        ids, values = _options(st, found)
+        ids, values = _options(st, found, fr.player)
         st.pending = Decision(
             fr.player, f"use an ability ({self.window})?", [*ids, "pass"], [*values, None], source_of(st, fr)
         )
@@ -281,10 +281,10 @@ class UseAbilities(Effect):
         return True
 
 
-def _options(st: GameState, found: list[tuple[int, ActivatedAbility]]) -> tuple[list[str], list[Any]]:
+def _options(st: GameState, found: list[tuple[int, ActivatedAbility]], player: int) -> tuple[list[str], list[Any]]:
     """Option ids (the cards, as for `choose`) and values (`[card, eid]`) of usable abilities;
     the compiler allows one ability per card and window, so a card is one option."""
-    ids, chosen = card_options(st, [c for c, _ in found])
+    ids, chosen = card_options(st, [c for c, _ in found], player)
     return ids, [[c, ab.eid] for c, ab in found if c in chosen]
 
 
@@ -310,7 +310,7 @@ class UseAbility(Effect):
             st.failed = True
             st.frames.pop()
             return
-        ids, values = _options(st, found)
+        ids, values = _options(st, found, fr.player)
         if len(values) == 1:
             self.resume(st, fr, values[0])
             return
@@ -443,7 +443,7 @@ def _ask_owners(eff: Effect, st: GameState, fr: Frame, moment: str, lis: Listene
         if forced:
             eff.resume(st, fr, [forced[0][0], forced[0][1].eid, owner])
             return True
-        ids, chosen = card_options(st, [c for c, _ in found])
+        ids, chosen = card_options(st, [c for c, _ in found], owner)
         values = [[c, ab.eid, owner] for c, ab in found if c in chosen]
         ask = f"{moment}: use a card instead?"
         st.pending = Decision(owner, ask, [*ids, "pass"], [*values, None], source_of(st, fr))

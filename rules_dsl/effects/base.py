@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_dsl import rng
+from rules_dsl import knowledge, rng
 from rules_dsl.errors import RulesError, RulesLoopError
 from rules_dsl.state import Decision, Frame, GameState, without
 
@@ -134,8 +134,15 @@ def detach(st: GameState, card: int) -> None:
         host = st.card_to_change(int(loc[1:]))
         host.under = without(host.under, card)
     else:
-        st.zones[loc].remove(card)
-        if loc in st.rules.watch_zones:
+        zone = st.zones[loc]
+        rules = st.rules
+        if loc in rules.piles and zone[-1] != card and zone[0] != card:
+            # from inside a pile nobody may look through: which card went is not public
+            zone.remove(card)
+            knowledge.taken_unseen(st, card, loc)
+        else:
+            zone.remove(card)
+        if loc in rules.watch_zones:
             watch(st)
 
 
@@ -152,6 +159,7 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
     cs = st.cards[card] if card in st.own else st.card_to_change(card)
     if st.recorder is not None:
         st.recorder.moved(st, cs, dest)
+    source = cs.loc
     cs.loc = dest
     if facing:
         cs.up = facing == "up"
@@ -159,6 +167,10 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
         zfacing = rules.zones[dest.partition(".")[0]].facing
         if zfacing:
             cs.up = zfacing == "up"
+    if cs.up and dest in rules.open_zones:
+        cs.pool = -1  # in everyone's sight: where it goes from here is public
+    elif source in rules.private_zones:  # out of a hand: could the others follow it?
+        knowledge.taken_unseen(st, card, source)
 
 
 def move_card(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = False) -> None:
@@ -190,7 +202,7 @@ def refill(st: GameState, key: str) -> bool:
             recorder.moved(st, cs, key)
         cs.loc = key
         cs.up = False
-        cs.seen = ()
+    knowledge.shuffled(st, cards)
     st.rng = rng.shuffle(st.rng, cards)
     return True
 

@@ -13,25 +13,40 @@ import attrs
 from rules_dsl.effects.base import Effect, ask, bind, check_depth, frame, push
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
+from rules_dsl.knowledge import LIST, OWN, identifies, root
 from rules_dsl.state import Frame, GameState, without
 
 
-def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]:
-    """Option ids for cards: the card's id, or id#n when two options share a card type.
+def card_options(st: GameState, cards: list[int], player: int) -> tuple[list[str], list[int]]:
+    """Option ids for cards `player` chooses among: the card's id, or id#n when two options
+    share a card type; a card `player` cannot identify is named by its place, never by what
+    it is (`hidden_id`).
 
     Identical cards in the same place (same type, facing, nothing on them) are one
-    option: choosing between copies changes nothing, and fewer options help bots.
+    option: choosing between copies changes nothing, and fewer options help bots. Cards
+    the player cannot identify are never merged: which one is taken may matter.
     """
-    types = st.rules.cards
+    rules = st.rules
+    types = rules.cards
     states = st.cards
     if len(cards) == 1:  # nothing to merge or to tell apart
         c = cards[0]
-        return [types[states[c].type].id], [c]
+        return [types[states[c].type].id if identifies(rules, st, c, player) else hidden_id(st, c)], [c]
+    views = rules.views
     seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
     ids: list[str] = []
+    hidden: list[int] = []
     for c in cards:
         cs = states[c]
+        loc = cs.loc
+        # `identifies`, its usual cases inline: a card listed to the player by its front
+        view = views[loc][player] if loc[0] != "^" else -1
+        if not (view == OWN or (view == LIST and cs.up) or identifies(rules, st, c, player)):
+            hidden.append(len(ids))
+            chosen.append(c)
+            ids.append(hidden_id(st, c))
+            continue
         if not cs.under and not cs.tokens:
             if cs.marks or cs.seen:
                 sig: tuple[Any, ...] = (cs.type, cs.loc, cs.up, tuple(cs.marks), tuple(cs.seen))
@@ -43,8 +58,36 @@ def card_options(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]
         chosen.append(c)
         ids.append(types[cs.type].id)
     if len(set(ids)) != len(ids):
-        ids = distinct_ids(st, ids, chosen)
+        named = [i for i in range(len(ids)) if i not in hidden]
+        for i, label in zip(named, distinct_ids(st, [ids[i] for i in named], [chosen[i] for i in named])):
+            ids[i] = label
     return ids, chosen
+
+
+def hidden_id(st: GameState, card: int) -> str:
+    """A card by its place alone: `ZONE#N`, the Nth from the top of the zone (with the
+    owner's seat, `hand.p2#3`), or `under-ZONE#N`, the Nth from the top of the cards
+    tucked under cards of that zone (in the order the zone lists them)."""
+    host, key = root(st, card)
+    name, _, seat = key.partition(".")
+    where = f"{name}.p{int(seat) + 1}" if seat else name
+    zone = st.zones[key]
+    if host == card:
+        return f"{where}#{len(zone) - zone.index(card)}"
+    tucked = _tucked(st, zone)
+    return f"under-{where}#{len(tucked) - tucked.index(card)}"
+
+
+def _tucked(st: GameState, zone: list[int]) -> list[int]:
+    """The cards tucked under the cards of a zone, bottom to top, each host's in order."""
+    out: list[int] = []
+    stack = list(reversed(zone))
+    while stack:
+        c = stack.pop()
+        under = st.cards[c].under
+        out.extend(under)
+        stack.extend(reversed(under))
+    return out
 
 
 def _where(st: GameState, card: int, owner: bool) -> str:
@@ -67,23 +110,38 @@ def distinct_ids(st: GameState, ids: list[str], cards: list[int]) -> list[str]:
     return [lab if labels.count(lab) == 1 else f"{i}#{c}" for lab, i, c in zip(labels, ids, cards)]
 
 
-def token_options(st: GameState, pairs: list[Any]) -> tuple[list[str], list[Any]]:
+def token_options(st: GameState, pairs: list[Any], player: int) -> tuple[list[str], list[Any]]:
     """Ids for (card, token kind) options, identical cards merged as in card_options."""
-    types = st.rules.cards
+    rules = st.rules
+    types = rules.cards
     seen: set[tuple[Any, ...]] = set()
     kept: list[Any] = []
+    known: list[bool] = []
     for c, kind in pairs:
         cs = st.cards[c]
-        sig = (cs.type, cs.loc, cs.up, tuple(sorted(cs.tokens)), bool(cs.under), tuple(cs.marks), tuple(cs.seen), kind)
-        if sig in seen:
-            continue
-        seen.add(sig)
+        knows = identifies(rules, st, c, player)
+        if knows:
+            sig = (
+                cs.type,
+                cs.loc,
+                cs.up,
+                tuple(sorted(cs.tokens)),
+                bool(cs.under),
+                tuple(cs.marks),
+                tuple(cs.seen),
+                kind,
+            )
+            if sig in seen:
+                continue
+            seen.add(sig)
         kept.append([c, kind])
-    ids = [f"{types[st.cards[c].type].id}:{kind}" for c, kind in kept]
+        known.append(knows)
+    places = [types[st.cards[c].type].id if k else hidden_id(st, c) for (c, _), k in zip(kept, known)]
+    ids = [f"{place}:{kind}" for place, (_, kind) in zip(places, kept)]
     if len(set(ids)) != len(ids):
-        cards = [c for c, _ in kept]
-        places = distinct_ids(st, [types[st.cards[c].type].id for c in cards], cards)
-        ids = [f"{place}:{kind}" for place, (_, kind) in zip(places, kept)]
+        named = [i for i, k in enumerate(known) if k]
+        for i, place in zip(named, distinct_ids(st, [places[i] for i in named], [kept[i][0] for i in named])):
+            ids[i] = f"{place}:{kept[i][1]}"
     return ids, kept
 
 
@@ -105,7 +163,7 @@ class ChooseCard(Guard):
         if len(cards) == 1 and not self.optional:  # forced: no option ids needed
             self.resume(st, fr, cards[0])
             return
-        ids, values = card_options(st, cards)
+        ids, values = card_options(st, cards, fr.player)
         if len(values) == 1 and not self.optional:
             self.resume(st, fr, values[0])
             return
@@ -255,7 +313,7 @@ class FillSlot(TokenChoice):
                         values.extend([c, k] for k in members)
                 elif cs.tokens.count(kind) < cap * each:
                     values.append([c, kind])
-        return token_options(st, values)
+        return token_options(st, values, fr.player)
 
     def _apply(self, st: GameState, card: int, kind: str) -> None:
         cs = st.card_to_change(card)
@@ -280,7 +338,7 @@ class TakeToken(TokenChoice):
             for kind in sorted(set(st.cards[c].tokens)):
                 if not kinds or kind in kinds:
                     values.append([c, kind])
-        return token_options(st, values)
+        return token_options(st, values, fr.player)
 
     def _apply(self, st: GameState, card: int, kind: str) -> None:
         cs = st.card_to_change(card)

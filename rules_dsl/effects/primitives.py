@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from rules_dsl import rng
+from rules_dsl import knowledge, rng
 from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, take_top, watch
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr, seat_keys
@@ -154,8 +154,11 @@ class Tuck(Effect):
         cs = st.card_to_change(card)
         hs = st.card_to_change(host)
         hs.under = (*hs.under, card)
+        source = cs.loc
         cs.loc = f"^{host}"
         cs.up = True
+        if source in st.rules.private_zones:
+            knowledge.taken_unseen(st, card, source)
         return True
 
 
@@ -202,9 +205,7 @@ class Shuffle(Effect):
 
     def execute(self, st: GameState, fr: Frame) -> bool:
         cards = st.zones[self.zone.key(st, fr)]
-        for c in cards:
-            if st.cards[c].seen:  # nobody knows where a card is after a shuffle
-                st.card_to_change(c).seen = ()
+        knowledge.shuffled(st, cards)  # nobody knows where a card is after a shuffle
         st.rng = rng.shuffle(st.rng, cards)
         return True
 

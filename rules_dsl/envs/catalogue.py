@@ -16,14 +16,18 @@ control.py, abilities.py), from the compiled effects and card types, never by ha
   kinds a rule can put on any card), when the rules fill slots or take tokens;
 - for a type with two or more copies in this game, the ids `card_options` gives copies
   offered together: `ID@ZONE`, `ID@ZONE.pN`, `ID@under-HOST` and `ID#CARD`, each with the
-  token forms too.
+  token forms too;
+- a card offered to a seat that cannot identify it is named by its place
+  (`choices.hidden_id`): `ZONE#N` and `ZONE.pN#N` (the Nth from the top) for every zone a
+  choice of cards looks in where a card can lie face down or out of some seat's sight, and
+  `under-ZONE#N` for a choice among tucked cards, N up to the number of cards in the game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules_dsl.effects import abilities, choices, control, primitives
+from rules_dsl.effects import abilities, choices, control, primitives, values
 from rules_dsl.effects import players as players_effects
 from rules_dsl.interpreter import resolve_params
 from rules_dsl.rules import Rules
@@ -64,6 +68,14 @@ def option_ids(rules: Rules, players: int, variants: Iterable[str]) -> tuple[str
             add(e.pass_label)
 
     copies = [ct.count if isinstance(ct.count, int) else params[ct.count] for ct in rules.cards]
+    total = sum(copies)
+    add(*_blind_places(rules, players, total, choices.ChooseCard))
+    token_places = _blind_places(rules, players, total, choices.TokenChoice)
+    if token_places:
+        slots = (k for ct in rules.cards for slot in ct.slots for k in rules.slot_groups.get(slot, (slot,)))
+        kinds = dict.fromkeys(slots)
+        kinds.update(put_kinds)
+        add(*(f"{place}:{kind}" for place in token_places for kind in kinds))
     wheres = _wheres(rules, players)
     first = 0  # the game's number of the type's first copy: new_game makes the copies type by type
     for ct, n in zip(rules.cards, copies):
@@ -78,6 +90,54 @@ def option_ids(rules: Rules, players: int, variants: Iterable[str]) -> tuple[str
             kinds.update(put_kinds)
             add(*(f"{place}:{kind}" for place in places for kind in kinds))
     return tuple(out)
+
+
+def _blind_places(rules: Rules, players: int, cards: int, effect: type) -> list[str]:
+    """Every `choices.hidden_id` the choices of these rules of the `effect` class can give:
+    for each, the zones it looks in where a card may lie face down or out of some seat's sight, each
+    position up to the number of cards (`under-` forms for a choice among tucked cards)."""
+    flips = any(isinstance(e, primitives.Flip) and not e.up for e in rules.effects)
+
+    def blind(name: str, facing: int, own: bool) -> bool:
+        """Can a card of this zone be offered to a seat that cannot identify it? `own`: the
+        zone is the deciding seat's (it sees its own face-down cards)."""
+        z = rules.zones[name]
+        if own:
+            return z.visibility in ("hidden", "others", "top")
+        return z.visibility != "public" or (facing != 1 and (flips or z.facing != "up"))
+
+    every = [z.name for z in rules.zones.values() if blind(z.name, -1, False)]
+    zones: dict[str, None] = {}  # zones a choice may offer a hidden card of
+    tucked: dict[str, None] = {}  # zones a choice may offer a hidden tucked card of
+
+    def look(query: object, found: dict[str, None], facing: int = -1) -> None:
+        """Add to `found` the zones `query` looks in where a card may be hidden from the chooser."""
+        if isinstance(query, values.Query):
+            for z in query.zones:
+                if isinstance(z, values.PlayerZone | values.SharedZone | values.OpponentZone | values.OpponentsZones):
+                    if blind(z.name, query.facing if facing < 0 else facing, isinstance(z, values.PlayerZone)):
+                        found[z.name] = None
+                else:  # a zone worked out in play
+                    found.update(dict.fromkeys(every))
+        elif isinstance(query, values.CardsUnderAll):
+            look(query.query, tucked, 0)  # tucked cards of those zones, whichever way up
+        else:  # cards named by an expression: they may lie anywhere
+            (tucked if isinstance(query, values.CardsUnder) else found).update(dict.fromkeys(every))
+
+    for e in rules.effects:
+        query = getattr(e, "query", None) if isinstance(e, effect) else None
+        if query is not None:
+            look(query, zones)
+
+    def wheres(names: Iterable[str]) -> list[str]:
+        out = []
+        for name in names:
+            z = rules.zones[name]
+            out += [f"{name}.p{p + 1}" for p in range(players)] if z.per_player else [name]
+        return out
+
+    places = [f"{w}#{n}" for w in wheres(zones) for n in range(1, cards + 1)]
+    return places + [f"under-{w}#{n}" for w in wheres(tucked) for n in range(1, cards + 1)]
 
 
 def _wheres(rules: Rules, players: int) -> list[str]:

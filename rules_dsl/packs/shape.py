@@ -218,7 +218,7 @@ MANIFEST = Record(
 
 # ---- vocabulary ------------------------------------------------------------------------
 
-ZONE_VISIBILITIES = ("public", "owner", "hidden", "top")
+ZONE_VISIBILITIES = ("public", "owner", "hidden", "top", "others")
 FACINGS = ("up", "down")
 PROPERTY_TYPES = ("number", "symbol", "zone", "text", "expression")
 
