@@ -13,7 +13,13 @@ Two registered games share one implementation:
   node has `seeds` equally likely outcomes, outcome i being the engine's seed i. OpenSpiel
   cannot serialize a sampled-stochastic Python game (its Game::Serialize needs
   GetRNGState, which Python games cannot provide), so `random_sim_test(serialize=True)`
-  needs this one; a state of either serializes through the engine's JSON.
+  needs this one; a state of either serializes through the engine's JSON, and pickles and
+  deep-copies (`RulesState.__reduce__`: the game's string and the state's serialization).
+
+A state is the whole game (decks in order, hands, the engine's random generator), and a
+clone is the same state: a search on it has perfect information. `resample_from_infostate`
+(what OpenSpiel's ISMCTSBot calls) gives a state one seat cannot tell from it, with
+everything that seat cannot know dealt again or dropped: search from that to be honest.
 
 Parameters (game strings cannot hold `,` or `=` in a value, so several packs or variants
 are joined with `+` and a variant's `OPTION=NAME` is written `OPTION:NAME`): `pack`,
