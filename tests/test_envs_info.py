@@ -101,6 +101,7 @@ def test_a_resample_keeps_the_seats_information_and_nothing_else(ospiel) -> None
     assert sample.current_player() == p
     assert sample.information_state_string(p) == real.information_state_string(p)
     assert sample.observation_string(p) == real.observation_string(p)
+    assert sample.information_state_tensor(p) == real.information_state_tensor(p)
     assert sample.legal_actions() == real.legal_actions()
     # ... which is all it carries: not the real seed, log, generator, other seats' decisions or history
     s = sample.engine_state()
@@ -155,6 +156,13 @@ def test_two_states_that_differ_only_in_a_hidden_deck_order_give_a_search_the_sa
     for drawn in (from_a, from_b):
         assert len(drawn) >= 10
         assert drawn[top[a]] <= 30 and drawn[top[b]] <= 30
+    # OpenSpiel's MCTSBot searches a resample as it is given it, and its move is one of the real state's
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = mcts.MCTSBot(a.get_game(), 2.0, 5, evaluator, random_state=np.random.RandomState(1))
+    assert bot.step(a.resample_from_infostate(p, _sampler(3))) in a.legal_actions()
 
 
 def test_resample_bad_input(ospiel) -> None:  # type: ignore[no-untyped-def]
