@@ -343,7 +343,7 @@ def test_the_examples_in_docs_ai_md_run(tmp_path: Path) -> None:
 
     text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for i, code in enumerate(blocks):
         assert len(code.strip().splitlines()) <= 10  # "in ten lines"
         script = tmp_path / f"example{i}.py"

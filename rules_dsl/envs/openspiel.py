@@ -13,7 +13,13 @@ Two registered games share one implementation:
   node has `seeds` equally likely outcomes, outcome i being the engine's seed i. OpenSpiel
   cannot serialize a sampled-stochastic Python game (its Game::Serialize needs
   GetRNGState, which Python games cannot provide), so `random_sim_test(serialize=True)`
-  needs this one; a state of either serializes through the engine's JSON.
+  needs this one; a state of either serializes through the engine's JSON, and pickles and
+  deep-copies (`RulesState.__reduce__`: the game's string and the state's serialization).
+
+A state is the whole game (decks in order, hands, the engine's random generator), and a
+clone is the same state: a search on it has perfect information. `resample_from_infostate`
+(what OpenSpiel's ISMCTSBot calls) gives a state one seat cannot tell from it, with
+everything that seat cannot know dealt again or dropped: search from that to be honest.
 
 Parameters (game strings cannot hold `,` or `=` in a value, so several packs or variants
 are joined with `+` and a variant's `OPTION=NAME` is written `OPTION:NAME`): `pack`,
@@ -46,6 +52,7 @@ except ImportError as exc:  # the optional extra is not installed
         f"rules_dsl.envs.openspiel needs open_spiel and numpy ({exc.name} is missing): pip install 'rules-dsl[ai]'"
     ) from exc
 
+from rules_dsl.determinize import determinize
 from rules_dsl.envs.spec import GameSpec, load_spec, returns
 from rules_dsl.serialize import to_json
 from rules_dsl.state import GameState
@@ -53,6 +60,10 @@ from rules_dsl.state import GameState
 SAMPLED = "python_rules_dsl"
 EXPLICIT = "python_rules_dsl_explicit"
 MAX_PLAYERS = 16
+MAX_SEEDS = 100_000  # chance outcomes of the explicit game's root: OpenSpiel lists them all
+MAX_DECISIONS = 10**9
+SAMPLER_DRAWS = 4  # draws of an OpenSpiel probability sampler that seed one resample (4 x 32 bits)
+HIDDEN = "?"  # a decision of the real game that a resampled state does not show
 
 
 def load(
@@ -69,6 +80,9 @@ def load(
     `players` seats; `chance` is "sampled" or "explicit" (see the module's text)."""
     if chance not in ("sampled", "explicit"):
         raise ValueError(f"chance is 'sampled' or 'explicit', not {chance!r}")
+    max_decisions = _whole("max_decisions", max_decisions, 1, MAX_DECISIONS)
+    rng_seed = _whole("rng_seed", rng_seed, -1, 2**63 - 1)
+    seeds = _whole("seeds", seeds, 1, MAX_SEEDS)
     if isinstance(variants, str):
         variants = [variants] if variants else []
     variants = list(variants)
@@ -84,6 +98,16 @@ def load(
         return pyspiel.load_game(SAMPLED, params)
     params["seeds"] = seeds
     return pyspiel.load_game(EXPLICIT, params)
+
+
+def _whole(name: str, value: Any, low: int, high: int) -> int:
+    """`value` as an int from `low` to `high`: TypeError for a value that is not a whole
+    number (a bool is not one), ValueError for one out of range, each naming `name`."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return int(value)
 
 
 def _game_type(short_name: str, chance: Any, extra: dict[str, Any]) -> Any:
@@ -117,10 +141,9 @@ class RulesGame(pyspiel.Game):
         variants = [v.replace(":", "=") for v in str(p["variants"]).split("+") if v]
         self.spec_: GameSpec = load_spec(str(p["pack"]).replace("+", ","), int(p["players"]), variants)
         n = self.spec_.players
-        self.max_decisions = int(p["max_decisions"])
-        self.seeds = int(p.get("seeds", 1))
-        if self.seeds < 1:
-            raise ValueError(f"seeds must be at least 1, not {self.seeds}")
+        self.max_decisions = _whole("max_decisions", p["max_decisions"], 1, MAX_DECISIONS)
+        self.seeds = _whole("seeds", p.get("seeds", 1), 1, MAX_SEEDS)
+        seed = _whole("rng_seed", p.get("rng_seed", -1), -1, 2**63 - 1)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.spec_.catalogue),
             max_chance_outcomes=self.seeds,
@@ -131,7 +154,6 @@ class RulesGame(pyspiel.Game):
             max_game_length=self.max_decisions,
         )
         super().__init__(self.game_type, info, p)
-        seed = int(p.get("rng_seed", -1))
         self._rng = random.Random(None if seed < 0 else seed)
 
     def draw_seed(self) -> int:
@@ -152,25 +174,54 @@ class _Held:
     """The engine's state inside an OpenSpiel state, with each seat's decisions: cloned with
     `GameState.clone` (OpenSpiel deep-copies a Python state's attributes), pickled as the
     engine's JSON (OpenSpiel serializes a Python state by pickling them), and loaded back
-    (checked and replayed by `Engine.from_json`) when first used after that. `views` keeps
-    what each seat sees of the state until the next decision changes it."""
+    (checked, and replayed unless `replay` is False) by `Engine.from_json` when first used
+    after that. `views` keeps what each seat sees of the state until the next decision
+    changes it. `replay` is False for a resampled state (`resample_from_infostate`): its
+    cards and random generator are not the ones its seed gives, so it loads unreplayed."""
 
-    __slots__ = ("st", "text", "trail", "taken", "views")
+    __slots__ = ("st", "text", "trail", "taken", "views", "replay")
 
-    def __init__(self, st: GameState | None, text: str, trail: list[list[str]], taken: list[list[int]]) -> None:
+    def __init__(
+        self, st: GameState | None, text: str, trail: list[list[str]], taken: list[list[int]], replay: bool = True
+    ) -> None:
         self.st = st
         self.text = text
         self.trail = trail  # per seat: "digest:option" for each of its decisions
         self.taken = taken  # per seat: the action of each of its decisions
         self.views: dict[tuple[str, int], Any] = {}
+        self.replay = replay
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         st = self.st.clone() if self.st is not None else None
-        return _Held(st, self.text, [t.copy() for t in self.trail], [t.copy() for t in self.taken])
+        return _Held(st, self.text, [t.copy() for t in self.trail], [t.copy() for t in self.taken], self.replay)
 
     def __reduce__(self) -> tuple[Any, ...]:
         text = self.text if self.st is None else to_json(self.st)
-        return (_Held, (None, text, self.trail, self.taken))
+        return (_Held, (None, text, self.trail, self.taken, self.replay))
+
+
+def _load_state(game: str, state: str) -> RulesState:
+    """A pickled state back (see `RulesState.__reduce__`)."""
+    loaded: RulesState = pyspiel.load_game(game).deserialize_state(state)
+    return loaded
+
+
+def _sampler_random(sampler: Any) -> random.Random:
+    """A random generator seeded by SAMPLER_DRAWS draws of an OpenSpiel probability sampler
+    (`pyspiel.UniformProbabilitySampler`: a callable giving numbers in [0, 1)), so a seeded
+    sampler gives the same resample every time."""
+    if not callable(sampler):
+        raise TypeError(
+            f"probability_sampler must be callable, giving numbers from 0 to 1 "
+            f"(pyspiel.UniformProbabilitySampler), not {sampler!r}"
+        )
+    bits = 0
+    for _ in range(SAMPLER_DRAWS):
+        u = sampler()
+        if isinstance(u, bool) or not isinstance(u, (int, float, np.integer, np.floating)) or not 0 <= u <= 1:
+            raise ValueError(f"probability_sampler must give numbers from 0 to 1, it gave {u!r}")
+        bits = (bits << 32) | min(int(u * 2**32), 2**32 - 1)
+    return random.Random(bits)
 
 
 class RulesState(pyspiel.State):
@@ -189,7 +240,7 @@ class RulesState(pyspiel.State):
         if h is None:
             return None
         if h.st is None:
-            h.st = self._spec().engine.from_json(h.text)
+            h.st = self._spec().engine.from_json(h.text, replay=h.replay)
             h.text = ""
         return h.st
 
@@ -234,12 +285,22 @@ class RulesState(pyspiel.State):
         st = self.engine_state()
         if st is None:
             game: RulesGame = self.get_game()
-            seed = game.draw_seed() if game.game_type is _SAMPLED_TYPE else int(action)
+            sampled = game.game_type is _SAMPLED_TYPE
+            if not 0 <= action < game.seeds:
+                allowed = "0 (the game draws its seed itself)" if sampled else f"from 0 to {game.seeds - 1}"
+                raise ValueError(f"the chance outcome at the root is {allowed}, not {action}")
+            seed = game.draw_seed() if sampled else int(action)
             n = spec.players
             self._held = _Held(spec.new_game(seed), "", [[] for _ in range(n)], [[] for _ in range(n)])
             return
         h = self._held
-        assert st.pending is not None and h is not None
+        assert h is not None
+        if self.is_terminal():
+            raise ValueError(f"the game is over: no action can be applied (got {action})")
+        assert st.pending is not None
+        size = len(spec.catalogue)
+        if not 0 <= action < size:
+            raise ValueError(f"an action is a whole number from 0 to {size - 1} (the pack's catalogue), not {action}")
         seat = st.pending.player
         option = spec.catalogue.ids[action]
         seen = hashlib.sha1(self.view("json", seat).encode()).hexdigest()[:12]
@@ -252,7 +313,62 @@ class RulesState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return "seed" if self.get_game().game_type is _SAMPLED_TYPE else f"seed {action}"
+        size = len(self._spec().catalogue)
+        if not 0 <= action < size:
+            raise ValueError(f"an action is a whole number from 0 to {size - 1} (the pack's catalogue), not {action}")
         return self._spec().catalogue.ids[action]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RulesState:
+        """A state `player_id` cannot tell from this one, drawn at random: what ISMCTS
+        (open_spiel/python/algorithms/ismcts.py) searches from, and what makes any search
+        on the returned state (MCTSBot included) honest.
+
+        The engine's state is `rules_dsl.determinize.determinize`d for the seat: every card
+        it cannot identify is dealt again and the random generator is reseeded, so the
+        draws and shuffles to come are the sample's, not the real game's. The seat's own
+        decisions (its information state) are kept; what it does not know is not carried
+        over: the other seats' decisions and their digests, the real seed, the engine's
+        log of who chose what (each entry is "?"), and the OpenSpiel history (empty: the
+        returned state's `history()` holds only the actions applied to it afterwards).
+
+        `probability_sampler` is called SAMPLER_DRAWS times (numbers in [0, 1), as from
+        `pyspiel.UniformProbabilitySampler`); a seeded sampler gives the same sample. Only
+        the seat to decide (or any seat once the game is over, or before the deal) can be
+        resampled for: the pending decision of another seat lists that seat's own options."""
+        spec = self._spec()
+        n = spec.players
+        player = _whole("player_id", player_id, 0, n - 1)
+        rnd = _sampler_random(probability_sampler)
+        st = self.engine_state()
+        h = self._held
+        if st is None or h is None:
+            root: RulesState = self.clone()  # nothing is dealt before the root's chance outcome
+            return root
+        if st.pending is not None and st.pending.player != player:
+            raise ValueError(
+                f"player_id {player} is not the seat to decide (player {st.pending.player}): "
+                "only that seat's information state can be resampled now"
+            )
+        sample = determinize(spec.engine.rules, st, player, rnd)
+        sample.seed = rnd.randrange(2**31)
+        sample.log = [HIDDEN] * len(st.log)
+        trail = [h.trail[p].copy() if p == player else [] for p in range(n)]
+        taken = [h.taken[p].copy() if p == player else [] for p in range(n)]
+        state = RulesState(self.get_game())
+        state._held = _Held(sample, "", trail, taken, replay=False)
+        state._decisions = self._decisions
+        return state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RulesState:
+        clone: RulesState = self.clone()
+        return clone
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the game's string and the state's `serialize()` (history and the engine's
+        JSON), without OpenSpiel's game serialization: for a sampled-stochastic Python game
+        that needs GetRNGState, which a Python game cannot provide. An unpickled state's game
+        is loaded again from its string, so its random stream starts again from `rng_seed`."""
+        return (_load_state, (self.get_game().to_string(), self.serialize()))
 
     def is_terminal(self) -> bool:
         return self.current_player() == int(pyspiel.PlayerId.TERMINAL)

@@ -42,6 +42,7 @@ from rules_dsl.play import render_observation
 from rules_dsl.state import GameState
 
 ILLEGAL_REWARD = -1.0
+MAX_SEED = 2**64 - 1  # a game's seed is saved with the game: at most 20 digits (rules_dsl/numbers.py)
 
 
 class IllegalActionWarning(UserWarning):
@@ -57,6 +58,18 @@ def env(
 ) -> AECEnv:
     """The environment, with PettingZoo's order checks (reset before step, ...)."""
     return OrderEnforcingWrapper(raw_env(pack, players, variants, seed, render_mode))
+
+
+def _seed(seed: Any) -> int | None:
+    """A seed given to `env` or `reset`: None or a whole number from 0 to MAX_SEED (a bool
+    is not one); TypeError or ValueError naming the argument otherwise."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be None or a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be None or a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    return int(seed)
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
@@ -89,7 +102,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             )
             for a in self.possible_agents
         }
-        self._seeds = random.Random(seed)
+        self._seeds = random.Random(_seed(seed))
         self.game: GameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -106,6 +119,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         """A new game: with `seed`, the engine's game of that seed (and later resets without
         one continue a stream of seeds drawn from it); without, the next seed of the stream
         started by the constructor's `seed`."""
+        seed = _seed(seed)
         if seed is not None:
             self._seeds = random.Random(seed)
             game_seed = seed
@@ -159,7 +173,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         st = self.game
         assert st is not None and st.pending is not None
         size = len(self.spec_.catalogue)
-        if action is None or not isinstance(action, (int, np.integer)) or not 0 <= int(action) < size:
+        whole = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+        if not whole or not 0 <= int(action) < size:
             raise ValueError(f"an action of {agent} is a whole number from 0 to {size - 1}, not {action!r}")
         option = self.spec_.catalogue.ids[int(action)]
         self._cumulative_rewards[agent] = 0.0
