@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,6 +86,36 @@ def test_a_decision_the_locked_database_cannot_store_is_503_and_applied_nowhere(
         assert views(again, game, tokens) == seen
     finally:
         again.kill()
+
+
+def test_a_bot_waits_for_a_locked_database_and_moves_once_it_is_free(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    first = Server(db)
+    try:  # the bot is to move first, when the game is first loaded after a restart
+        game, tokens = first.new_game(pack="microcosm", seed=4, seats=["random", "human"])
+    finally:
+        first.kill()
+    with sqlite3.connect(db) as c:
+        c.execute("DELETE FROM decisions")
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    server = Server(db, "--db-wait", "0.1")  # starts although the file is locked: it writes nothing
+    try:
+        view: dict[str, Any] = {}
+        deadline = time.monotonic() + 30
+        while "waiting" not in (view := json.loads(server.read(game, 2, tokens[2])))["trouble"]:
+            assert time.monotonic() < deadline, view["trouble"]
+            time.sleep(0.05)
+        assert view["decisions"] == 0 and "could not store the decision" in view["trouble"]
+        other.execute("ROLLBACK")
+        while not (view := json.loads(server.read(game, 2, tokens[2])))["options"]:  # the person's turn
+            assert time.monotonic() < deadline, view["trouble"]
+            time.sleep(0.05)
+        assert view["trouble"] == "" and view["decisions"] > 0
+        assert len(stored(db, game)) == view["decisions"]
+    finally:
+        other.close()
+        server.kill()
 
 
 # -- 2. one server per database --------------------------------------------------------------

@@ -115,6 +115,8 @@ class Store:
     def _migrate(self) -> None:
         """Make the tables, or bring an older file to this schema once: columns added, the
         chain computed for the decisions already stored, a salt drawn for each game."""
+        if self.db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+            return  # nothing to write: a server starts while another program holds the lock
         with self._write():
             if self.db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
                 return

@@ -32,6 +32,7 @@ MAX_PLAYERS = 16
 MAX_SEED = 2**63 - 1
 BOT_SECONDS = 5.0  # the largest search budget a seat may ask for, in seconds per decision
 BOT_ITERATIONS = 10_000  # and in iterations (about 5 seconds in the built-in packs)
+BOT_RETRY_SECONDS = 0.5  # the bots' pause after the database refused a bot's decision
 
 
 class Refused(Exception):
@@ -216,11 +217,12 @@ class Table:
             self.due.append(game.row.id)
             self.wake.notify()
 
-    def bot_step(self) -> None:
-        """One bot decision of the game first due. Called with the lock held."""
+    def bot_step(self) -> bool:
+        """One bot decision of the game first due. Called with the lock held. False when the
+        database could not store it: the game is due again, and the bots wait a little."""
         game = self.games.get(self.due.pop(0))
         if game is None or (d := game.state.pending) is None or game.row.seats[d.player].kind == "human":
-            return  # undone or rebuilt since it became due
+            return True  # undone or rebuilt since it became due
         seat = game.row.seats[d.player]
         # a fresh bot per decision, seeded by the game, the seat and the step: after a
         # restart the bots choose as they would have
@@ -229,19 +231,20 @@ class Table:
         try:
             self._commit(game, bot.choose(Turn(game.engine, game.state)))
         except Refused as exc:
-            if exc.status == 503:  # the database is busy: the bot tries again later
+            if exc.status == 503:  # the database is busy: nothing applied, the bot tries again
                 game.trouble = f"seat {d.player + 1} ({seat.kind}) is waiting: {exc.reason}"
                 self.due.append(game.row.id)
-                return
+                return False
             game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {exc.reason}"
             print(f"game {game.row.id}: {game.trouble}", file=sys.stderr, flush=True)
-            return
+            return True
         except Exception as exc:  # a bug in a bot or the engine: the other games play on
             game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {type(exc).__name__}: {exc}"
             traceback.print_exc()
-            return
+            return True
         game.trouble = ""
         self._wake_bots(game)
+        return True
 
     def run_bots(self, stop: threading.Event) -> None:
         """The bots' thread: one decision at a time, the lock released in between so that
@@ -251,8 +254,10 @@ class Table:
                 if not self.due:
                     self.wake.wait(0.5)
                     continue
-                self.bot_step()
-            time.sleep(0.001)  # let a waiting request take the lock before the next bot decision
+                stored = self.bot_step()
+            # let a waiting request take the lock before the next bot decision; after a
+            # decision the database refused, let whatever holds it finish
+            time.sleep(0.001 if stored else BOT_RETRY_SECONDS)
 
     def undo_status(self, game: Game, seat: int) -> tuple[bool, str]:
         if game.state.over:
