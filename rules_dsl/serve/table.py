@@ -226,9 +226,10 @@ class Table:
         seat = game.row.seats[d.player]
         # a fresh bot per decision, seeded by the game, the seat and the step: after a
         # restart the bots choose as they would have
-        budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
-        bot = make_bot(seat.kind, game.engine, game.row.seed * 1009 + d.player + 7919 * len(game.state.log), budget)
         try:
+            budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
+            seed = game.row.seed * 1009 + d.player + 7919 * len(game.state.log)
+            bot = make_bot(seat.kind, game.engine, seed, budget)
             self._commit(game, bot.choose(Turn(game.engine, game.state)))
         except Refused as exc:
             if exc.status == 503:  # the database is busy: nothing applied, the bot tries again
