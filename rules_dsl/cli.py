@@ -254,7 +254,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from rules_dsl.serve import run
     from rules_dsl.serve.table import default_db
 
-    return run(args.host, args.port, Path(args.db) if args.db else default_db())
+    return run(
+        args.host,
+        args.port,
+        Path(args.db) if args.db else default_db(),
+        bot_seconds=args.bot_seconds,
+        bot_iterations=args.bot_iterations,
+        db_wait=args.db_wait,
+    )
 
 
 def cmd_load(args: argparse.Namespace) -> int:
@@ -494,6 +501,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--db", metavar="FILE", help="the SQLite file of the games (default: ~/.local/share/rules-dsl/games.sqlite)"
     ).complete = shtab.FILE  # type: ignore[attr-defined]
+    p.add_argument(
+        "--bot-seconds",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="the largest search-bot budget a seat may ask for, in seconds per decision (default: 5)",
+    )
+    p.add_argument(
+        "--bot-iterations",
+        type=terminal.whole_number(1, 10_000_000),
+        default=10_000,
+        metavar="N",
+        help="the largest search-bot budget in iterations per decision (default: 10000)",
+    )
+    p.add_argument(
+        "--db-wait",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="how long a write waits for another program's lock on the database before the request "
+        "is answered 503 (default: 5)",
+    )
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(

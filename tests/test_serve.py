@@ -43,12 +43,12 @@ def free_port() -> int:
 class Server:
     """`rules-dsl serve` in its own process, on a free port of 127.0.0.1."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *options: str) -> None:
         self.db = db
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "rules_dsl", "serve", "--port", str(self.port), "--db", str(db)],
+            [sys.executable, "-m", "rules_dsl", "serve", "--port", str(self.port), "--db", str(db), *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -428,6 +428,6 @@ def test_a_game_that_no_longer_replays_is_a_clear_error(tmp_path: Path) -> None:
         status, error = server.json("GET", "/api/games/changed?seat=1", "t1")
         assert status == 500 and "'an-option-the-pack-no-longer-has' is not a legal option" in error["error"]
         status, raw = server.call("POST", "/api/games", raw=b"{" + b" " * 70_000 + b"}")
-        assert status == 400 and b"at most" in raw
+        assert status == 413 and b"at most" in raw
     finally:
         server.kill()

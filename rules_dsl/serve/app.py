@@ -27,17 +27,21 @@ from rules_dsl import chosen
 from rules_dsl.bots import BOT_NAMES
 from rules_dsl.packs.installed import installed_packs
 from rules_dsl.serve import pages
-from rules_dsl.serve.store import Store
-from rules_dsl.serve.table import Game, Refused, Table
+from rules_dsl.serve.store import BUSY_SECONDS, Store
+from rules_dsl.serve.table import BudgetCap, Game, Refused, Table
 from rules_dsl.terminal import SCENARIO_OPTION
 
 T = TypeVar("T")
 MAX_BODY = 64 * 1024
+MAX_DEPTH = 32  # a request body nested deeper is refused before it is parsed
 WAIT_SECONDS = 20.0  # the longest a page's long poll for a change waits
 
 
-def create_app(db: Path) -> Starlette:
-    table = Table(Store(db))
+def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUSY_SECONDS) -> Starlette:
+    """The server of the games in `db`, which it holds for itself (StoreBusy when another
+    server does); `cap` bounds the bots' budgets, `busy_seconds` how long a write waits for
+    another program's lock on the file before the request is answered 503."""
+    table = Table(Store(db, busy_seconds), cap)
     env = pages.environment()
     books: dict[str, pages.CardBook] = {}
 
@@ -125,10 +129,10 @@ def create_app(db: Path) -> Starlette:
     # -- pages -----------------------------------------------------------------------------
 
     async def table_page(request: Request) -> Response:
-        def work() -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+        def work() -> tuple[list[dict[str, Any]], list[tuple[str, str]], dict[str, dict[str, Any]]]:
+            rows, broken = table.store.games()
             games = [
-                {"id": g.id, "pack": g.pack, "players": g.players, "seats": [s.kind for s in g.seats]}
-                for g in table.store.games()
+                {"id": g.id, "pack": g.pack, "players": g.players, "seats": [s.kind for s in g.seats]} for g in rows
             ]
             packs = {}
             for p in installed_packs().values():
@@ -141,10 +145,10 @@ def create_app(db: Path) -> Starlette:
                     "variants": sorted(rules.variants),
                     "scenarios": [] if option is None else chosen.names(rules, option),
                 }
-            return games, packs
+            return games, broken, packs
 
-        games, packs = await locked(work)
-        return html("table.html", packs=packs, games=games, bots=["human", *BOT_NAMES])
+        games, broken, packs = await locked(work)
+        return html("table.html", packs=packs, games=games, broken=broken, bots=["human", *BOT_NAMES])
 
     def seat_context(game: Game, seat: int, token: str) -> dict[str, Any]:
         data = table.view(game, seat)
@@ -157,7 +161,7 @@ def create_app(db: Path) -> Starlette:
             "decision": data["view"]["decision"],
             "waiting": None if d is None else d.player,
             "areas": pages.areas(book(game), data["view"], seat),
-            "version": pages.version(game.state.log),
+            "version": table.version(game),
             "choices": list(zip(data["options"], data["labels"])),
         }
 
@@ -186,7 +190,7 @@ def create_app(db: Path) -> Starlette:
         known = request.query_params.get("known")
 
         def work() -> str:
-            return pages.version(table.load(game_id).state.log)
+            return table.version(table.load(game_id))
 
         deadline = time.monotonic() + WAIT_SECONDS
         while True:
@@ -265,20 +269,52 @@ def create_app(db: Path) -> Starlette:
 
 
 async def _raw_body(request: Request) -> bytes:
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_BODY:
-        raise Refused(400, f"the body must be JSON of at most {MAX_BODY} bytes")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise Refused(400, f"the body is larger than {MAX_BODY} bytes")
-    return body
+    """The body, read as it arrives and refused (413) as soon as it passes MAX_BODY bytes,
+    whether its length was declared or it comes in chunks."""
+    declared = request.headers.get("content-length")
+    if declared is not None and not _digits(declared):
+        raise Refused(400, f"Content-Length must be a whole number of bytes, not {declared!r}")
+    if declared is not None and (len(declared) > 9 or int(declared) > MAX_BODY):
+        raise Refused(413, f"the body must be JSON of at most {MAX_BODY} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refused(413, f"the body must be JSON of at most {MAX_BODY} bytes")
+    return bytes(body)
+
+
+def _depth(raw: bytes) -> int:
+    """How deep the JSON text's arrays and objects nest (brackets inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
 
 
 def _parse_json(raw: bytes) -> dict[str, Any]:
+    if _depth(raw) > MAX_DEPTH:
+        raise Refused(400, f"the JSON body nests deeper than {MAX_DEPTH} levels")
     try:
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise Refused(400, f"malformed JSON: {exc}") from None
+    except RecursionError:
+        raise Refused(400, f"the JSON body nests deeper than {MAX_DEPTH} levels") from None
     if not isinstance(body, dict):
         raise Refused(400, "the body must be a JSON object")
     return body
@@ -298,8 +334,13 @@ def _token(request: Request, required: bool = True) -> str:
     return token.strip()
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit also takes '²' and other digits int() refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _whole(text: str, name: str) -> int:
-    if not text.isdigit() or len(text) > 9:
+    if not _digits(text) or len(text) > 9:
         raise Refused(400, f"{name!r} must be a whole number, not {text!r}")
     return int(text)
 

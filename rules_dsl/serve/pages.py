@@ -6,7 +6,6 @@ page cannot show more than its seat may see.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -116,8 +115,3 @@ def areas(book: CardBook, view: dict[str, Any], seat: int) -> list[Area]:
         mine = tuple((narrate.words(k), v[who]) for k, v in counters.items())
         out.append(Area(title, mine, tuple(by_owner.get(who, []))))
     return out
-
-
-def version(log: list[str]) -> str:
-    """Changes whenever the game does (a decision, an undo): what the page polls for."""
-    return hashlib.sha256("\n".join(log).encode()).hexdigest()[:16]

@@ -8,6 +8,8 @@ so two decisions posted at once are applied one after the other (docs/serve.md).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import sys
 import threading
@@ -19,15 +21,18 @@ from typing import Any
 import attrs
 
 from rules_dsl import card_view, narrate
-from rules_dsl.bots import BOT_NAMES, Turn, make_bot, parse_budget
+from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS, Turn, make_bot, parse_budget
 from rules_dsl.engine import Engine
 from rules_dsl.errors import IllegalOption, RulesError, suggest
 from rules_dsl.packs.installed import installed_packs
-from rules_dsl.serve.store import GameRow, Seat, Store
+from rules_dsl.serve.store import GameRow, Seat, Store, StoreFailed, Tampered
 from rules_dsl.state import GameState
 
 MAX_PLAYERS = 16
 MAX_SEED = 2**63 - 1
+BOT_SECONDS = 5.0  # the largest search budget a seat may ask for, in seconds per decision
+BOT_ITERATIONS = 10_000  # and in iterations (about 5 seconds in the built-in packs)
+BOT_RETRY_SECONDS = 0.5  # the bots' pause after the database refused a bot's decision
 
 
 class Refused(Exception):
@@ -54,9 +59,35 @@ class Game:
         return self.engine.rules
 
 
+@attrs.frozen
+class BudgetCap:
+    """The most a search bot may think per decision on this server (`rules-dsl serve
+    --bot-seconds/--bot-iterations`): every page waits while a bot thinks."""
+
+    seconds: float = BOT_SECONDS
+    iterations: int = BOT_ITERATIONS
+
+    def check(self, budget: str) -> bool:
+        iterations, seconds = parse_budget(budget)
+        return iterations <= self.iterations and seconds <= self.seconds
+
+    def capped(self, budget: str) -> str:
+        """The budget, or the cap when it is over it (a game stored before the cap was lowered)."""
+        iterations, seconds = parse_budget(budget)
+        if seconds > self.seconds:
+            return f"{self.seconds:g}s"
+        if iterations > self.iterations:
+            return str(self.iterations)
+        return budget
+
+    def __str__(self) -> str:
+        return f"{self.iterations} iterations or {self.seconds:g}s per decision"
+
+
 class Table:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, cap: BudgetCap | None = None) -> None:
         self.store = store
+        self.cap = cap or BudgetCap()
         self.lock = threading.Lock()
         self.wake = threading.Condition(self.lock)  # bots have a decision to take
         self.due: list[str] = []  # games whose next decision is a bot's, in the order they became due
@@ -96,7 +127,7 @@ class Table:
         variants = request.get("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
             raise Refused(400, "'variants' must be a list of variant names (a scenario as 'scenario=NAME')")
-        seats = tuple(_seat(s) for s in seats_in)
+        seats = tuple(_seat(s, self.cap) for s in seats_in)
         try:
             engine = self.engine(pack)
             engine.new_game(players, seed, variants)  # checks players and variants
@@ -104,7 +135,10 @@ class Table:
             raise Refused(400, str(exc)) from None
         game_id = secrets.token_urlsafe(9)
         row = GameRow(game_id, pack, players, seed, tuple(variants), seats)
-        self.store.add_game(row)
+        try:
+            self.store.add_game(row)
+        except StoreFailed as exc:
+            raise Refused(503, f"the games database could not store the new game ({exc}); try again") from None
         self.load(game_id)
         return game_id, {i: s.token for i, s in enumerate(seats) if s.kind == "human"}
 
@@ -113,15 +147,19 @@ class Table:
         move (a server killed while they thought) are woken."""
         game = self.games.get(game_id)
         if game is None:
-            row = self.store.game(game_id)
-            if row is None:
-                raise Refused(404, f"no game {game_id!r}")
+            try:
+                row = self.store.game(game_id)
+                if row is None:
+                    raise Refused(404, f"no game {game_id!r}")
+                decisions = self.store.decisions(game_id)
+            except Tampered as exc:
+                raise Refused(409, f"game {game_id} is not served: {exc}") from None
             try:
                 engine = self.engine(row.pack)
                 st = engine.new_game(row.players, row.seed, list(row.variants))
                 narrator = narrate.Narrator(engine.rules, st)
                 game = Game(row, engine, st, narrator, [narrator.opening(st)], [])
-                for option in self.store.decisions(game_id):
+                for option in decisions:
                     _advance(game, option)
             except RulesError as exc:  # the pack was removed or changed since the game was played
                 raise Refused(500, f"game {game_id} does not replay with the installed packs: {exc}") from None
@@ -156,13 +194,22 @@ class Table:
         self._wake_bots(game)
 
     def _commit(self, game: Game, option: str) -> None:
+        """Apply the option and store it, or neither: when the store cannot commit it, the
+        game in memory is put back exactly as it was and the answer is 503."""
+        before = game.state.clone()
         try:
             _advance(game, option)
         except IllegalOption as exc:
             raise Refused(409, str(exc)) from None
         except RulesError as exc:  # the pack failed on a legal option: Engine.apply undid it
             raise Refused(500, f"the rules failed on this option: {exc}") from None
-        self.store.add_decision(game.row.id, len(game.state.log) - 1, option)
+        try:
+            self.store.add_decision(game.row.id, len(game.state.log) - 1, option)
+        except StoreFailed as exc:
+            game.state = before
+            game.taken.pop()
+            game.log.pop()
+            raise Refused(503, f"{UNSTORED} ({exc}): nothing was applied; send it again") from None
 
     def _wake_bots(self, game: Game) -> None:
         d = game.state.pending
@@ -170,28 +217,35 @@ class Table:
             self.due.append(game.row.id)
             self.wake.notify()
 
-    def bot_step(self) -> None:
-        """One bot decision of the game first due. Called with the lock held."""
+    def bot_step(self) -> bool:
+        """One bot decision of the game first due. Called with the lock held. False when the
+        database could not store it: the game is due again, and the bots wait a little."""
         game = self.games.get(self.due.pop(0))
         if game is None or (d := game.state.pending) is None or game.row.seats[d.player].kind == "human":
-            return  # undone or rebuilt since it became due
+            return True  # undone or rebuilt since it became due
         seat = game.row.seats[d.player]
         # a fresh bot per decision, seeded by the game, the seat and the step: after a
         # restart the bots choose as they would have
-        bot = make_bot(
-            seat.kind, game.engine, game.row.seed * 1009 + d.player + 7919 * len(game.state.log), seat.budget
-        )
         try:
+            budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
+            seed = game.row.seed * 1009 + d.player + 7919 * len(game.state.log)
+            bot = make_bot(seat.kind, game.engine, seed, budget)
             self._commit(game, bot.choose(Turn(game.engine, game.state)))
         except Refused as exc:
+            if exc.status == 503:  # the database is busy: nothing applied, the bot tries again
+                game.trouble = f"seat {d.player + 1} ({seat.kind}) is waiting: {exc.reason}"
+                self.due.append(game.row.id)
+                return False
             game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {exc.reason}"
             print(f"game {game.row.id}: {game.trouble}", file=sys.stderr, flush=True)
-            return
+            return True
         except Exception as exc:  # a bug in a bot or the engine: the other games play on
             game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {type(exc).__name__}: {exc}"
             traceback.print_exc()
-            return
+            return True
+        game.trouble = ""
         self._wake_bots(game)
+        return True
 
     def run_bots(self, stop: threading.Event) -> None:
         """The bots' thread: one decision at a time, the lock released in between so that
@@ -201,10 +255,14 @@ class Table:
                 if not self.due:
                     self.wake.wait(0.5)
                     continue
-                self.bot_step()
-            time.sleep(0.001)  # let a waiting request take the lock before the next bot decision
+                stored = self.bot_step()
+            # let a waiting request take the lock before the next bot decision; after a
+            # decision the database refused, let whatever holds it finish
+            time.sleep(0.001 if stored else BOT_RETRY_SECONDS)
 
     def undo_status(self, game: Game, seat: int) -> tuple[bool, str]:
+        if game.state.over:
+            return False, "the game is over"
         refusal = narrate.why_no_undo(game.taken, seat)
         return (False, refusal) if refusal else (True, "take back your last decision")
 
@@ -213,11 +271,20 @@ class Table:
         if not allowed:
             raise Refused(409, f"cannot undo: {reason}")
         step = len(game.state.log) - 1
-        self.store.drop_last_decision(game.row.id, step)
+        try:
+            self.store.drop_last_decision(game.row.id, step)
+        except StoreFailed as exc:
+            raise Refused(503, f"the games database could not store the undo ({exc}): nothing changed") from None
         del self.games[game.row.id]
         self.load(game.row.id)
 
     # -- views ---------------------------------------------------------------------------
+
+    def version(self, game: Game) -> str:
+        """Changes whenever the game does (a decision, an undo), the same after a restart, and
+        tells nothing of the decisions: keyed by the game's salt, which is never shown."""
+        log = "\n".join(game.state.log).encode()
+        return hmac.new(game.row.salt.encode(), log, hashlib.sha256).hexdigest()[:16]
 
     def view(self, game: Game, seat: int) -> dict[str, Any]:
         """What the API returns to a seat: a pure function of the game (no clock, no token)."""
@@ -261,6 +328,9 @@ class Table:
         return card_view.view(rules, card_view.find(rules, card_id), setting)
 
 
+UNSTORED = "the games database could not store the decision"
+
+
 def _advance(game: Game, option: str) -> None:
     """Apply one option through the Engine and tell it."""
     told = narrate.apply_told(game.engine, game.narrator, game.state, option)
@@ -280,8 +350,9 @@ def _text(request: dict[str, Any], key: str, default: str) -> str:
     return value.strip()
 
 
-def _seat(entry: Any) -> Seat:
-    """`"human"`, `"random"`, `"greedy"`, `"ismcts"` or `"ismcts:BUDGET"` (200, 0.5s)."""
+def _seat(entry: Any, cap: BudgetCap) -> Seat:
+    """`"human"`, `"random"`, `"greedy"`, or a search bot (`"ismcts"`, `"ismcts:BUDGET"` with
+    BUDGET 200 or 0.5s, at most `cap`)."""
     if not isinstance(entry, str):
         raise Refused(400, f"a seat is 'human' or a bot name ({', '.join(BOT_NAMES)}), not {entry!r}")
     kind, _, budget = entry.strip().partition(":")
@@ -289,14 +360,16 @@ def _seat(entry: Any) -> Seat:
         return Seat("human", secrets.token_urlsafe(18))
     if kind not in BOT_NAMES:
         raise Refused(400, f"unknown seat {entry!r}: 'human' or a bot name ({', '.join(BOT_NAMES)})")
-    if kind == "ismcts":
+    if kind in SEARCH_BOTS:
         budget = budget or "200"
         try:
-            parse_budget(budget)
+            within = cap.check(budget)
         except RulesError as exc:
             raise Refused(400, f"seat {entry!r}: {exc}") from None
+        if not within:
+            raise Refused(400, f"seat {entry!r}: this server caps a bot's budget at {cap}")
     elif budget:
-        raise Refused(400, f"seat {entry!r}: only ismcts takes a budget")
+        raise Refused(400, f"seat {entry!r}: only {' and '.join(SEARCH_BOTS)} take a budget")
     return Seat(kind, "", budget)
 
 
