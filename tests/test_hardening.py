@@ -391,6 +391,76 @@ def test_a_tampered_saved_game_is_refused(engine: Engine, change: Callable[[dict
     assert words in str(info.value)
 
 
+def _other_version(data: dict[str, Any]) -> None:
+    """What a change of engine or pack between saving and loading does to a saved game: the
+    effect ids move (the issue's "state.frames[0].eid is 428, the replay gives 469")."""
+    data["saved_by"] = "rules-dsl 0.0.9 0123456789abcdef"
+    for fr in data["frames"]:
+        fr["eid"] += 41
+
+
+OTHER_VERSIONS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
+    ("another mark, effect ids moved", _other_version),
+    ("no mark (written before marks), effect ids moved", lambda d: (_other_version(d), d.pop("saved_by"))),
+    ("another mark, a field of another shape", lambda d: (_other_version(d), d.pop("notes"))),
+    ("another mark, a value this version does not have", lambda d: (_other_version(d), d.__setitem__("turn", -1))),
+]
+
+
+@pytest.mark.parametrize("change", [t[1] for t in OTHER_VERSIONS], ids=[t[0] for t in OTHER_VERSIONS])
+def test_a_game_saved_by_another_version_loads_by_replaying_its_decisions(
+    engine: Engine, change: Callable[[dict[str, Any]], Any]
+) -> None:
+    from rules_dsl import saved
+
+    data = _saved(engine)
+    assert data["saved_by"] == engine.version_mark()
+    change(data)
+    notices: list[str] = []
+    st = engine.from_json(json.dumps(data), notices=notices)
+    assert notices == [saved.OTHER_VERSION] == ["saved by another version; replayed from its decisions"]
+    assert engine.to_json(st) == engine.to_json(engine.replay(2, 3, [], data["log"]))
+
+
+def test_a_game_of_this_version_with_moved_effect_ids_is_still_refused(engine: Engine) -> None:
+    data = _saved(engine)
+    _other_version(data)
+    data["saved_by"] = engine.version_mark()
+    with pytest.raises(StateFormatError, match=r"^inconsistent game state: a frame names unknown effect"):
+        engine.from_json(json.dumps(data))
+    data = _saved(engine)
+    data["frames"][0]["eid"] -= 1  # an effect that exists, not the one the replay gives
+    with pytest.raises(StateFormatError, match=r"not the game its seed and decisions give: state\.frames\[0\]\.eid"):
+        engine.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("shape", ["same shape", "a field of another shape"])
+def test_a_game_of_another_version_whose_log_does_not_replay_is_refused(engine: Engine, shape: str) -> None:
+    data = _saved(engine)
+    _other_version(data)
+    data["log"][4] = "nonsense"
+    if shape != "same shape":
+        data.pop("notes")
+    with pytest.raises(StateFormatError) as info:
+        engine.from_json(json.dumps(data))
+    assert str(info.value).startswith(
+        "saved by another version, and its decisions do not replay: decision 5 of its log ('nonsense') does not replay"
+    )
+
+
+def test_load_says_a_game_of_another_version_was_replayed(engine: Engine, tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    data = _saved(engine, 7)
+    _other_version(data)
+    (tmp_path / "g.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["load", str(tmp_path / "g.json")]) == 0
+    captured = capsys.readouterr()
+    assert f"note: {tmp_path / 'g.json'}: saved by another version; replayed from its decisions" in captured.err
+    assert main(["load", str(tmp_path / "g.json"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["notices"] == ["saved by another version; replayed from its decisions"]
+
+
 def test_a_saved_game_without_replay_still_has_its_fields_checked(engine: Engine) -> None:
     data = _saved(engine)
     data["counters"]["influence"][0] = 7  # a position set up by hand: not what the log gives
