@@ -20,7 +20,7 @@ from rules_dsl.compiler import compile_packs
 from rules_dsl.engine import Engine
 from rules_dsl.errors import GameRuntimeError, PackError, PackProblem, RulesLoopError, StateFormatError
 from rules_dsl.packs.loader import MAX_FILE_BYTES, MAX_YAML_VALUES
-from rules_dsl.parser import MAX_DEPTH, MAX_TEXT
+from rules_dsl.parser import MAX_AGGREGATES, MAX_DEPTH, MAX_TEXT
 from rules_dsl.state import GameState
 
 PackCopy = Callable[..., Path]
@@ -89,6 +89,38 @@ def test_text_nested_too_deeply_is_refused_with_its_position(pack_copy: PackCopy
     assert p.line == line_of(folder / "roles.yaml", "ACTION: " + text[8:30])
     assert p.column > 7  # where it gets too deep, inside the text
     assert p.card == "survey"
+
+
+def _nested_questions(levels: int) -> str:
+    """`every player where` asked inside itself, ending in a question about cards."""
+    inner = "the number of cards in your hand where its influence is at least 0 is at least 0"
+    return "ACTION: if " + "every player where " * (levels - 1) + inner + " then draw 1 card"
+
+
+@pytest.mark.parametrize("levels", [MAX_AGGREGATES + 1, 11])
+def test_questions_about_every_player_nested_too_deeply_are_refused_where_they_get_too_deep(
+    pack_copy: PackCopy, levels: int
+) -> None:
+    # issue 33: 11 levels of `every player where` cost 3 s a turn (x4 a level) and passed validate
+    text = _nested_questions(levels)
+    folder = pack_copy(("roles.yaml", SURVEY, text + "\n"))
+    p = one_problem(folder)
+    assert p.message.startswith(
+        f"questions about every player or card are nested too deeply: at most {MAX_AGGREGATES} inside each other"
+    )
+    assert (p.file, p.line, p.card) == (str(folder / "roles.yaml"), line_of(folder / "roles.yaml", text[:30]), "survey")
+    line = (folder / "roles.yaml").read_text(encoding="utf-8").splitlines()[p.line - 1]
+    # the column of the question one too many: the card query's `where` (5 levels), or
+    # else the fifth `every player where`
+    rest = line[p.column - 1 :]
+    if levels == MAX_AGGREGATES + 1:
+        assert rest.startswith("where its influence")
+    else:
+        assert rest.startswith("every player where " * (levels - 1 - MAX_AGGREGATES) + "the number")
+    # as deep as allowed compiles and plays
+    allowed = _nested_questions(MAX_AGGREGATES) + "\n"
+    engine = Engine.load([str(pack_copy(("roles.yaml", text + "\n", allowed)))])
+    engine.apply(play_survey(engine), "survey")
 
 
 def test_parentheses_around_a_number_add_no_depth(pack_copy: PackCopy) -> None:
