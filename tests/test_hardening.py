@@ -123,6 +123,30 @@ def test_questions_about_every_player_nested_too_deeply_are_refused_where_they_g
     engine.apply(play_survey(engine), "survey")
 
 
+GROUP = "      - {zone: research-stack, when: RESEARCH_ROLE}\n"
+
+
+def test_a_zone_listed_twice_in_a_group_is_an_error_where_it_is_listed_again(pack_copy: PackCopy) -> None:
+    # issue 33: a group listing a zone 3,000 times offered 3,000 identical options
+    folder = pack_copy(("vocabulary.yaml", GROUP, GROUP + "      - warfare-stack\n"))
+    p = one_problem(folder)
+    assert p.message == "zone group 'role-stacks' lists zone 'warfare-stack' twice: it would be offered twice"
+    assert p.suggestion == "list 'warfare-stack' once in 'role-stacks'"
+    path = folder / "vocabulary.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    again = [i + 1 for i, line in enumerate(lines) if line == "      - warfare-stack"][-1]  # the second listing
+    assert (p.file, p.line, p.column) == (str(path), again, 9)
+
+
+def test_a_zone_group_of_thousands_of_zones_is_one_error(pack_copy: PackCopy) -> None:
+    from rules_dsl.compiler.vocabulary import MAX_GROUP_ZONES
+
+    folder = pack_copy(("vocabulary.yaml", GROUP, GROUP + "      - warfare-stack\n" * 3000))
+    p = one_problem(folder)
+    assert p.message == f"zone group 'role-stacks' lists 3005 zones; a group may hold at most {MAX_GROUP_ZONES}"
+    assert p.file == str(folder / "vocabulary.yaml")
+
+
 def test_parentheses_around_a_number_add_no_depth(pack_copy: PackCopy) -> None:
     text = "ACTION: draw " + "(" * 1000 + "1" + ")" * 1000 + " cards\n"
     engine = Engine.load([str(pack_copy(("roles.yaml", SURVEY, text)))])
