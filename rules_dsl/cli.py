@@ -237,10 +237,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             text = files.read_text(args.load, saved.MAX_FILE_BYTES, "a saved game")
         except files.FileProblem as exc:
             raise RulesError(f"cannot read the saved game {args.load}: {exc.reason}") from None
+        notices: list[str] = []
         try:
-            start = engine.from_json(text)
+            start = engine.from_json(text, notices=notices)
         except RulesError as exc:
             raise RulesError(f"{args.load}: {exc}") from None
+        for notice in notices:
+            terminal.say(f"note: {args.load}: {notice}", stderr=True)
         args.players = start.players
     terminal.check_players(engine.rules.name, engine.rules.min_players, engine.rules.max_players, args.players)
     terminal.check_seats(args.human or [1], args.players)
@@ -272,7 +275,10 @@ def cmd_load(args: argparse.Namespace) -> int:
 
     text, packs = saved.read_file(args.file)
     engine = _engine(args.pack or ",".join(packs))
-    st = engine.from_json(text, replay=not args.no_replay)
+    notices: list[str] = []
+    st = engine.from_json(text, replay=not args.no_replay, notices=notices)
+    for notice in notices:
+        terminal.say(f"note: {args.file}: {notice}", stderr=True)
     if args.play:
         humans = {h - 1 for h in (args.human or [1])}
         terminal.check_seats(args.human or [1], st.players)
@@ -296,6 +302,7 @@ def cmd_load(args: argparse.Namespace) -> int:
                 "pending": None
                 if d is None
                 else {"player": d.player + 1, "prompt": d.prompt, "source": d.source, "options": list(d.options)},
+                "notices": notices,
             }
         )
         return 0

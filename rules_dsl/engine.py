@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rules_dsl import cache, interpreter, observation, saved, serialize
+from rules_dsl import cache, interpreter, observation, saved
 from rules_dsl.packs.installed import installed_packs, resolve, with_requirements
 from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
@@ -33,6 +33,7 @@ class Engine:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self._mark: str | None = None  # saved.version_mark, worked out when first needed
 
     @classmethod
     def load(cls, paths: Iterable[str]) -> Engine:
@@ -76,13 +77,23 @@ class Engine:
     def replay(self, players: int, seed: int, variants: list[str] | None, log: list[str]) -> GameState:
         return interpreter.replay(self.rules, players, seed, variants, log)
 
-    def to_json(self, st: GameState) -> str:
-        return serialize.to_json(st)
+    def version_mark(self) -> str:
+        """What a saved game written by this engine and these rules is marked with."""
+        if self._mark is None:
+            self._mark = saved.version_mark(self.rules)
+        return self._mark
 
-    def from_json(self, text: str, replay: bool = True) -> GameState:
+    def to_json(self, st: GameState) -> str:
+        """The saved game: the state's JSON, marked with the version that wrote it."""
+        return saved.dump(st, self.version_mark())
+
+    def from_json(self, text: str, replay: bool = True, notices: list[str] | None = None) -> GameState:
         """A saved game, checked field by field and (unless `replay=False`) replayed from
-        its seed and decisions and compared: StateFormatError names the first problem."""
-        return saved.load(self.rules, text, replay)
+        its seed and decisions and compared: StateFormatError names the first problem.
+        One saved by another version whose state differs is the game its decisions give
+        (its log is the record), and `notices` (if given) gets `saved.OTHER_VERSION`; a log
+        that does not replay is refused, naming the decision."""
+        return saved.load(self.rules, text, replay, self.version_mark(), notices)
 
     def score_now(self, st: GameState) -> tuple[list[int], list[int], dict[str, list[int]]]:
         """Each player's score, tie-break and breakdown by the pack's scoring, at any point."""

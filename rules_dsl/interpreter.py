@@ -211,6 +211,12 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
     try:
         if st.turn_decisions > rules.decision_limit:
             raise RulesLoopError(_decision_limit_message(rules, st))
+        if len(st.log) > rules.game_decision_limit:
+            raise RulesLoopError(
+                f"the game is not over after {rules.game_decision_limit} decisions: it never ends (its end "
+                "triggers or a deal's end never hold; game-end: turn-limit ends it, a pack's limits: "
+                "decisions-per-game raises the bound)"
+            )
         fr = st.frames[-1]
         st.rules = rules
         rules.effects[fr.eid].resume(st, fr, d.values[index])

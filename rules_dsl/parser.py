@@ -21,6 +21,23 @@ _COMMENT = re.compile(r"#[^\n]*")
 # Python stack; the deepest real text is 13 levels.
 MAX_DEPTH = 100
 MAX_TEXT = 20_000  # characters
+# Questions asked of every player or card inside each other: each works out what it holds
+# once per player or card, so the work multiplies by the number of players (or cards) at
+# every level; the built-in packs nest 2. The grammar's rules that ask them:
+MAX_AGGREGATES = 4
+AGGREGATES = frozenset(
+    {
+        "any_player",
+        "every_player",
+        "no_player",
+        "among_players",
+        "count_players",
+        "for_players_where",
+        "choose_player",
+        "choose_other_player",
+        "where",  # a query's `where COND`: tested on each card
+    }
+)
 
 
 @lru_cache(maxsize=1)
@@ -79,21 +96,31 @@ def parse(text: str, start: str = "start") -> Any:
 
 
 def _check_depth(tree: lark.Tree[Token]) -> None:
-    """Refuse a text nested deeper than MAX_DEPTH, pointing at where it gets too deep."""
-    stack = [(tree, 1)]
+    """Refuse a text nested deeper than MAX_DEPTH, or with more than MAX_AGGREGATES questions
+    about every player or card inside each other, pointing at where it gets too deep."""
+    stack = [(tree, 1, 0)]
     while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
+        node, depth, asked = stack.pop()
+        if node.data in AGGREGATES:
+            asked += 1
+        if depth > MAX_DEPTH or asked > MAX_AGGREGATES:
             meta = node.meta
             line = getattr(meta, "line", 1) if not getattr(meta, "empty", True) else 1
             column = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
-            raise DslSyntaxError(
-                f"the text is nested too deeply: at most {MAX_DEPTH} levels (parentheses, "
-                "statements inside statements, terms of a sum) are allowed",
-                line,
-                column,
-            )
-        stack.extend((child, depth + 1) for child in node.children if isinstance(child, lark.Tree))
+            if depth > MAX_DEPTH:
+                message = (
+                    f"the text is nested too deeply: at most {MAX_DEPTH} levels (parentheses, "
+                    "statements inside statements, terms of a sum) are allowed"
+                )
+            else:
+                message = (
+                    f"questions about every player or card are nested too deeply: at most {MAX_AGGREGATES} "
+                    "inside each other ('any/every/no player where', 'the number of players where', "
+                    "'the highest ... among players', 'choose a player where', 'for each player where', "
+                    "'cards in ... where'); each multiplies the work by the number of players or cards"
+                )
+            raise DslSyntaxError(message, line, column)
+        stack.extend((child, depth + 1, asked) for child in node.children if isinstance(child, lark.Tree))
 
 
 @v_args(meta=True)

@@ -143,6 +143,7 @@ class Rules:
     step_limit: int = 20000  # steps of the rules between two decisions
     decision_limit: int = 1000  # decisions in one turn
     frame_limit: int = 500  # frames on the stack (nested procedure calls and sections)
+    game_decision_limit: int = 100_000  # decisions in one game: a game not over by then never ends
     # quantity -> the (zone, facing) spots where some card's continuous ability changes it
     quantity_spots: dict[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)
     # valued properties: property -> value -> the expression it stands for, as written

@@ -5,18 +5,49 @@ reproduce it exactly (docs/architecture.md). Loading checks every field against 
 rules (so a wrong file gets a message naming the field, never a crash later), then
 replays the log and compares: a state that its own seed and decisions do not give, a
 tampered one, is refused with the first difference.
+
+The decision log is the record. A saved game carries the mark of the engine and rules that
+wrote it (`saved_by`, `version_mark`); one written by another version (another engine or
+pack text, or an older rules-dsl that wrote no mark) whose stored state is not what this
+version's replay gives is loaded from that replay, with a notice: only a log that does not
+replay (an illegal option at step N) is refused. A file of this very version must match.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
-from rules_dsl import chosen, files, interpreter, numbers, serialize
+import rules_dsl
+from rules_dsl import cache, chosen, files, interpreter, numbers, serialize
 from rules_dsl.errors import RulesError, StateFormatError
 from rules_dsl.rules import Rules
 from rules_dsl.state import GameState
 
 MAX_FILE_BYTES = 50_000_000  # a saved game of the longest game is well under a megabyte
+MARK = "saved_by"  # the key of the version mark in a saved game's JSON object
+MAX_MARK = 200
+OTHER_VERSION = "saved by another version; replayed from its decisions"
+
+
+def version_mark(rules: Rules) -> str:
+    """What wrote a saved game: the engine (its version and source, as the cache of compiled
+    rules keys it) and these compiled rules (each effect's kind and text, the cards). Any
+    change that could make the same decisions give another state gives another mark."""
+    h = hashlib.sha256(cache.engine_fingerprint().encode() + b"\0" + repr(rules.packs).encode())
+    for e in rules.effects:
+        h.update(f"{type(e).__name__}\0{e.text}\0".encode())
+    for c in rules.cards:
+        h.update(c.id.encode() + b"\0")
+    return f"rules-dsl {rules_dsl.__version__} {h.hexdigest()[:16]}"
+
+
+def dump(st: GameState, mark: str) -> str:
+    """A saved game: the state's JSON with the version mark of what wrote it."""
+    data = serialize.to_data(st)
+    data[MARK] = mark
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def read_file(path: str) -> tuple[str, list[str]]:
@@ -33,18 +64,40 @@ def read_file(path: str) -> tuple[str, list[str]]:
     return text, packs
 
 
-def load(rules: Rules, text: str, replay: bool = True) -> GameState:
+def load(
+    rules: Rules, text: str, replay: bool = True, mark: str | None = None, notices: list[str] | None = None
+) -> GameState:
     """The game saved in `text`; StateFormatError says what is wrong with it.
 
+    `mark`: this version's `version_mark` (worked out if not given). A file with another
+    mark (or none) whose state is not what its log gives is loaded from the replay of its
+    log, and OTHER_VERSION is added to `notices`.
     `replay=False` skips the replay, for states that no decision log reaches (a scenario's
     position saved half-way); the fields are still checked."""
-    st = serialize.from_json(text)
-    problems = interpreter.check_state(rules, st) or check_fields(rules, st)
+    data = _parse(text)
+    saved_by = data.pop(MARK, None)
+    if saved_by is not None and (not isinstance(saved_by, str) or len(saved_by) > MAX_MARK):
+        raise StateFormatError(f"not a valid game state: {MARK} is not a version mark")
+    other = saved_by != (version_mark(rules) if mark is None else mark)
+    try:
+        st = serialize.from_data(data)
+        problems = interpreter.check_state(rules, st) or check_fields(rules, st)
+    except StateFormatError:
+        if not (other and replay):
+            raise
+        return _from_log(rules, data, notices)
     if problems:
+        if other and replay:
+            return _from_log(rules, data, notices)
         raise StateFormatError("inconsistent game state: " + "; ".join(problems[:5]))
     if replay:
-        difference = replay_difference(rules, st)
+        again, difference = _replay(rules, st.players, st.seed, st.variants, st.log, st)
         if difference:
+            if other and again is not None:
+                _notice(notices)
+                return again
+            if other:
+                raise StateFormatError(f"{OTHER_VERSION.split(';')[0]}, and its decisions do not replay: {difference}")
             raise StateFormatError(f"the saved state is not the game its seed and decisions give: {difference}")
     else:
         problem = pending_problem(rules, st)
@@ -148,21 +201,75 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
     return problems
 
 
-def replay_difference(rules: Rules, st: GameState) -> str:
-    """'' if replaying the state's own log gives it exactly, else the first difference."""
+def _parse(text: str) -> dict[str, Any]:
     try:
-        again = interpreter.new_game(rules, st.players, st.seed, st.variants)
-        for i, option in enumerate(st.log):
+        data = numbers.json_loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateFormatError(f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except numbers.NumberError as exc:
+        raise StateFormatError(f"not a valid game state: {exc}") from None
+    except RecursionError:
+        raise StateFormatError("not a valid game state: the JSON is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise StateFormatError(f"not a valid game state: expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _notice(notices: list[str] | None) -> None:
+    if notices is not None:
+        notices.append(OTHER_VERSION)
+
+
+def _from_log(rules: Rules, data: dict[str, Any], notices: list[str] | None) -> GameState:
+    """The game of a saved file of another version, from its packs, players, seed, variants
+    and decisions alone (its other fields may be of another shape)."""
+    packs, players, seed = data.get("packs"), data.get("players"), data.get("seed")
+    variants, log = data.get("variants", []), data.get("log")
+    if not (isinstance(packs, list) and all(isinstance(p, str) for p in packs)):
+        raise StateFormatError("not a valid game state: its packs are not a list of pack ids")
+    if tuple(packs) != rules.packs:
+        raise StateFormatError(
+            f"inconsistent game state: saved with packs {packs}, but these rules are {list(rules.packs)}"
+        )
+    if not (isinstance(players, int) and isinstance(seed, int)) or isinstance(players, bool) or isinstance(seed, bool):
+        raise StateFormatError("not a valid game state: its players and seed are not whole numbers")
+    for name, value in (("variants", variants), ("log", log)):
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise StateFormatError(f"not a valid game state: its {name} is not a list of strings")
+    again, difference = _replay(rules, players, seed, list(variants), list(log or []))
+    if again is None:
+        raise StateFormatError(f"{OTHER_VERSION.split(';')[0]}, and its decisions do not replay: {difference}")
+    _notice(notices)
+    return again
+
+
+def _replay(
+    rules: Rules, players: int, seed: int, variants: list[str], log: list[str], st: GameState | None = None
+) -> tuple[GameState | None, str]:
+    """The game a seed and decisions give (None if they do not replay, with why) and its
+    first difference from the state `st` ('' when there is none, or no `st`)."""
+    if not rules.min_players <= players <= rules.max_players:
+        return None, f"{players} players: these rules are for {rules.min_players} to {rules.max_players}"
+    try:
+        again = interpreter.new_game(rules, players, seed, variants)
+        for i, option in enumerate(log):
             try:
                 interpreter.apply(rules, again, option)
             except RulesError as exc:
-                return f"decision {i + 1} of its log ({option!r}) does not replay: {exc}"
+                return None, f"decision {i + 1} of its log ({option!r}) does not replay: {exc}"
     except RulesError as exc:
-        return f"its game does not start: {exc}"
+        return None, f"its game does not start: {exc}"
+    if st is None:
+        return again, ""
     try:
-        return _first_difference(serialize.to_data(again), serialize.to_data(st), "state")
+        return again, _first_difference(serialize.to_data(again), serialize.to_data(st), "state")
     except RecursionError:
-        return "a value is nested too deeply to compare"
+        return again, "a value is nested too deeply to compare"
+
+
+def replay_difference(rules: Rules, st: GameState) -> str:
+    """'' if replaying the state's own log gives it exactly, else the first difference."""
+    return _replay(rules, st.players, st.seed, st.variants, st.log, st)[1]
 
 
 def _first_difference(want: Any, got: Any, path: str) -> str:

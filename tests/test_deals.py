@@ -166,3 +166,26 @@ def test_a_scenario_position_sets_the_queued_turns(tmp_path: Path) -> None:
     assert run_scenario_file(scenario).ok
     scenario.write_text(body.replace("{queued}", "  next-turns: 3\n").replace("{expected}", "[3]"), encoding="utf-8")
     assert "next-turns is a list" in run_scenario_file(scenario).render()
+
+
+NEVER_ENDS = RULES.replace("      gain 1 coin\n", "      you may lose 1 coin\n").replace("  turn-limit: 60\n", "")
+
+
+def test_a_deal_that_never_ends_stops_simulate_with_the_game_seed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: a deal whose end never holds (coins only go down), with a decision every
+    turn, made `simulate` run for ever; a game's decisions are bounded (limits:
+    decisions-per-game, 100000 unless a pack says)."""
+    from rules_dsl.cli import main
+
+    monkeypatch.chdir(tmp_path)  # where simulate writes the failed game's replay
+    folder = pack(tmp_path, rules=NEVER_ENDS + "limits:\n  decisions-per-game: 300\n")
+    engine = Engine.load([str(folder)])
+    assert engine.rules.game_decision_limit == 300
+    assert main(["simulate", "--pack", str(folder), "--games", "1", "--seed", "7", "--players", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "game seed 7 failed after 301 decisions" in err
+    assert "the game is not over after 300 decisions: it never ends" in err
+    (tmp_path / "default").mkdir()
+    assert Engine.load([str(pack(tmp_path / "default", rules=NEVER_ENDS))]).rules.game_decision_limit == 100_000

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -263,3 +264,26 @@ def test_simulate_with_a_scenario_and_bad_input(capsys: Capsys) -> None:
     code, out, err = run(capsys, "simulate", "--pack", "escalation", "--players", "6", "--games", "1")
     assert code == 2  # a usage error
     assert "--players 6: Eminent Domain: Escalation is for 2 to 5 players" in err
+
+
+def test_five_players_the_second_empty_role_stack_ends_the_game_at_once(engine: Engine) -> None:
+    """Issue 33: taking the top card of a role stack (`take_top`) emptied it without testing
+    the at-once end triggers, so the end was recorded only after the turn."""
+    stacks = [z for z, _ in engine.rules.zone_groups["role-stacks"]]
+    st = engine.new_game(5, 0)
+    pick = random.Random(0)
+    while True:
+        assert not st.over, "the game ended before two role stacks were empty"
+        empty_before = sum(not st.zones[z] for z in stacks)
+        turn, active, phase = st.turn, st.active, st.phase
+        assert st.pending is not None
+        engine.apply(st, pick.choice(st.pending.options))
+        if sum(not st.zones[z] for z in stacks) >= 2 > empty_before:
+            break
+        assert not st.end_trigger
+    # right after the decision that emptied the second stack: triggered, in the same turn,
+    # with the final round still to play
+    assert st.end_trigger == "role stacks exhausted"
+    assert st.extra_rounds_left == 1
+    assert (st.turn, st.active, phase) == (turn, active, "role")
+    assert not st.over

@@ -20,7 +20,7 @@ from rules_dsl.compiler import compile_packs
 from rules_dsl.engine import Engine
 from rules_dsl.errors import GameRuntimeError, PackError, PackProblem, RulesLoopError, StateFormatError
 from rules_dsl.packs.loader import MAX_FILE_BYTES, MAX_YAML_VALUES
-from rules_dsl.parser import MAX_DEPTH, MAX_TEXT
+from rules_dsl.parser import MAX_AGGREGATES, MAX_DEPTH, MAX_TEXT
 from rules_dsl.state import GameState
 
 PackCopy = Callable[..., Path]
@@ -89,6 +89,62 @@ def test_text_nested_too_deeply_is_refused_with_its_position(pack_copy: PackCopy
     assert p.line == line_of(folder / "roles.yaml", "ACTION: " + text[8:30])
     assert p.column > 7  # where it gets too deep, inside the text
     assert p.card == "survey"
+
+
+def _nested_questions(levels: int) -> str:
+    """`every player where` asked inside itself, ending in a question about cards."""
+    inner = "the number of cards in your hand where its influence is at least 0 is at least 0"
+    return "ACTION: if " + "every player where " * (levels - 1) + inner + " then draw 1 card"
+
+
+@pytest.mark.parametrize("levels", [MAX_AGGREGATES + 1, 11])
+def test_questions_about_every_player_nested_too_deeply_are_refused_where_they_get_too_deep(
+    pack_copy: PackCopy, levels: int
+) -> None:
+    # issue 33: 11 levels of `every player where` cost 3 s a turn (x4 a level) and passed validate
+    text = _nested_questions(levels)
+    folder = pack_copy(("roles.yaml", SURVEY, text + "\n"))
+    p = one_problem(folder)
+    assert p.message.startswith(
+        f"questions about every player or card are nested too deeply: at most {MAX_AGGREGATES} inside each other"
+    )
+    assert (p.file, p.line, p.card) == (str(folder / "roles.yaml"), line_of(folder / "roles.yaml", text[:30]), "survey")
+    line = (folder / "roles.yaml").read_text(encoding="utf-8").splitlines()[p.line - 1]
+    # the column of the question one too many: the card query's `where` (5 levels), or
+    # else the fifth `every player where`
+    rest = line[p.column - 1 :]
+    if levels == MAX_AGGREGATES + 1:
+        assert rest.startswith("where its influence")
+    else:
+        assert rest.startswith("every player where " * (levels - 1 - MAX_AGGREGATES) + "the number")
+    # as deep as allowed compiles and plays
+    allowed = _nested_questions(MAX_AGGREGATES) + "\n"
+    engine = Engine.load([str(pack_copy(("roles.yaml", text + "\n", allowed)))])
+    engine.apply(play_survey(engine), "survey")
+
+
+GROUP = "      - {zone: research-stack, when: RESEARCH_ROLE}\n"
+
+
+def test_a_zone_listed_twice_in_a_group_is_an_error_where_it_is_listed_again(pack_copy: PackCopy) -> None:
+    # issue 33: a group listing a zone 3,000 times offered 3,000 identical options
+    folder = pack_copy(("vocabulary.yaml", GROUP, GROUP + "      - warfare-stack\n"))
+    p = one_problem(folder)
+    assert p.message == "zone group 'role-stacks' lists zone 'warfare-stack' twice: it would be offered twice"
+    assert p.suggestion == "list 'warfare-stack' once in 'role-stacks'"
+    path = folder / "vocabulary.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    again = [i + 1 for i, line in enumerate(lines) if line == "      - warfare-stack"][-1]  # the second listing
+    assert (p.file, p.line, p.column) == (str(path), again, 9)
+
+
+def test_a_zone_group_of_thousands_of_zones_is_one_error(pack_copy: PackCopy) -> None:
+    from rules_dsl.compiler.vocabulary import MAX_GROUP_ZONES
+
+    folder = pack_copy(("vocabulary.yaml", GROUP, GROUP + "      - warfare-stack\n" * 3000))
+    p = one_problem(folder)
+    assert p.message == f"zone group 'role-stacks' lists 3005 zones; a group may hold at most {MAX_GROUP_ZONES}"
+    assert p.file == str(folder / "vocabulary.yaml")
 
 
 def test_parentheses_around_a_number_add_no_depth(pack_copy: PackCopy) -> None:
@@ -389,6 +445,76 @@ def test_a_tampered_saved_game_is_refused(engine: Engine, change: Callable[[dict
     with pytest.raises(StateFormatError) as info:
         engine.from_json(json.dumps(data))
     assert words in str(info.value)
+
+
+def _other_version(data: dict[str, Any]) -> None:
+    """What a change of engine or pack between saving and loading does to a saved game: the
+    effect ids move (the issue's "state.frames[0].eid is 428, the replay gives 469")."""
+    data["saved_by"] = "rules-dsl 0.0.9 0123456789abcdef"
+    for fr in data["frames"]:
+        fr["eid"] += 41
+
+
+OTHER_VERSIONS: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
+    ("another mark, effect ids moved", _other_version),
+    ("no mark (written before marks), effect ids moved", lambda d: (_other_version(d), d.pop("saved_by"))),
+    ("another mark, a field of another shape", lambda d: (_other_version(d), d.pop("notes"))),
+    ("another mark, a value this version does not have", lambda d: (_other_version(d), d.__setitem__("turn", -1))),
+]
+
+
+@pytest.mark.parametrize("change", [t[1] for t in OTHER_VERSIONS], ids=[t[0] for t in OTHER_VERSIONS])
+def test_a_game_saved_by_another_version_loads_by_replaying_its_decisions(
+    engine: Engine, change: Callable[[dict[str, Any]], Any]
+) -> None:
+    from rules_dsl import saved
+
+    data = _saved(engine)
+    assert data["saved_by"] == engine.version_mark()
+    change(data)
+    notices: list[str] = []
+    st = engine.from_json(json.dumps(data), notices=notices)
+    assert notices == [saved.OTHER_VERSION] == ["saved by another version; replayed from its decisions"]
+    assert engine.to_json(st) == engine.to_json(engine.replay(2, 3, [], data["log"]))
+
+
+def test_a_game_of_this_version_with_moved_effect_ids_is_still_refused(engine: Engine) -> None:
+    data = _saved(engine)
+    _other_version(data)
+    data["saved_by"] = engine.version_mark()
+    with pytest.raises(StateFormatError, match=r"^inconsistent game state: a frame names unknown effect"):
+        engine.from_json(json.dumps(data))
+    data = _saved(engine)
+    data["frames"][0]["eid"] -= 1  # an effect that exists, not the one the replay gives
+    with pytest.raises(StateFormatError, match=r"not the game its seed and decisions give: state\.frames\[0\]\.eid"):
+        engine.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("shape", ["same shape", "a field of another shape"])
+def test_a_game_of_another_version_whose_log_does_not_replay_is_refused(engine: Engine, shape: str) -> None:
+    data = _saved(engine)
+    _other_version(data)
+    data["log"][4] = "nonsense"
+    if shape != "same shape":
+        data.pop("notes")
+    with pytest.raises(StateFormatError) as info:
+        engine.from_json(json.dumps(data))
+    assert str(info.value).startswith(
+        "saved by another version, and its decisions do not replay: decision 5 of its log ('nonsense') does not replay"
+    )
+
+
+def test_load_says_a_game_of_another_version_was_replayed(engine: Engine, tmp_path: Path, capsys: Any) -> None:
+    from rules_dsl.cli import main
+
+    data = _saved(engine, 7)
+    _other_version(data)
+    (tmp_path / "g.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["load", str(tmp_path / "g.json")]) == 0
+    captured = capsys.readouterr()
+    assert f"note: {tmp_path / 'g.json'}: saved by another version; replayed from its decisions" in captured.err
+    assert main(["load", str(tmp_path / "g.json"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["notices"] == ["saved by another version; replayed from its decisions"]
 
 
 def test_a_saved_game_without_replay_still_has_its_fields_checked(engine: Engine) -> None:

@@ -264,3 +264,43 @@ def test_the_comparison_page_in_a_headless_browser(two_runs: tuple[Path, Path, P
         finally:
             browser.close()
     assert errors == []
+
+
+def test_a_results_file_with_300_statistics_draws_a_bounded_number_of_plots(
+    report: tuple[Path, Path, str], tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: one plot a statistic (about a second each) made a report of 300 statistics
+    run past ten minutes; the plots are bounded, the tables still list every statistic."""
+    from rules_dsl.report import plots
+
+    _, results, _ = report
+    games = []
+    for line in results.read_text().splitlines():
+        try:
+            game = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(game, dict) and "counts" in game:
+            seats = game["players"]
+            game["counts"] = {
+                f"stat-{i}": [{f"card-{(i + s) % 7}": 1, "other": 2} for s in range(seats)] for i in range(300)
+            }
+            games.append(json.dumps(game))
+    many = tmp_path / "many.jsonl"
+    many.write_text("\n".join(games) + "\n")
+    drawn: list[str] = []
+    save = plots._save
+
+    def counted(fig: object, out: Path, name: str, images: list[tuple[str, str]], caption: str) -> None:
+        drawn.append(name)
+        assert len(drawn) <= 40, "a plot for every statistic"
+        save(fig, out, name, images, caption)
+
+    monkeypatch.setattr(plots, "_save", counted)
+    assert main(["report", str(many), "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert len(drawn) == 6 + plots.MAX_STAT_PLOTS  # the run's own plots, then the first statistics'
+    assert "280 of the statistics are not plotted (a report plots the first 20)" in err
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert page.count("<details><summary>Every card: stat-") == 300
+    assert "280 statistics are not plotted" in page

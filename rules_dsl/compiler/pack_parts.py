@@ -17,7 +17,12 @@ from rules_dsl.rules import Choosable, Statistic, Variant
 VAR_RE = "[A-Z][A-Z0-9_]*"
 BUILTIN_PARAMS = {"PLAYERS"}
 # a pack's `limits:` key -> the Rules field it sets (the bounds are in shape.LIMITS)
-LIMITS = {"steps": "step_limit", "decisions-per-turn": "decision_limit", "frames": "frame_limit"}
+LIMITS = {
+    "steps": "step_limit",
+    "decisions-per-turn": "decision_limit",
+    "frames": "frame_limit",
+    "decisions-per-game": "game_decision_limit",
+}
 
 
 class PackParts(BuilderBase):
@@ -28,7 +33,9 @@ class PackParts(BuilderBase):
         for part in self.parts.get("limits", []):
             node, loc = part.value, part.loc
             if not hasattr(node, "items"):
-                self.problems.add(loc, "limits must map steps, decisions-per-turn or frames to a number")
+                self.problems.add(
+                    loc, "limits must map steps, decisions-per-turn, frames or decisions-per-game to a number"
+                )
                 continue
             for key, value in node.items():
                 if key not in LIMITS:

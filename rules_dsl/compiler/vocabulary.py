@@ -107,7 +107,7 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                     problems.add(vloc, "zone-groups must map a group name to a list of zones")
                     continue
                 for g, zs in value.items():
-                    voc.zone_groups[str(g)] = _group_members(zs, value_loc(value, g, file), problems)
+                    voc.zone_groups[str(g)] = _group_members(zs, value_loc(value, g, file), problems, str(g))
             elif key == "token-groups":
                 if not hasattr(value, "items"):
                     problems.add(vloc, "token-groups must map a group name to a list of token kinds")
@@ -176,7 +176,7 @@ def add_to_groups(voc: Vocabulary, additions: list[tuple[str, str, Any, Loc]], p
     """Members a pack adds to the zone and token groups of the packs it requires."""
     for key, group, value, loc in additions:
         if key == "zone-groups":
-            members = _group_members(value, loc, problems)
+            members = _group_members(value, loc, problems, group, voc.zone_groups.get(group, ()))
             for zone, _ in members:
                 if zone not in voc.zones or voc.zones[zone].per_player:
                     problems.add(
@@ -193,19 +193,45 @@ def add_to_groups(voc: Vocabulary, additions: list[tuple[str, str, Any, Loc]], p
             voc.token_groups[group] = voc.token_groups.get(group, ()) + tuple(kinds)
 
 
-def _group_members(value: Any, loc: Loc, problems: Problems) -> tuple[tuple[str, str], ...]:
-    """Zone names, or {zone: NAME, when: PARAMETER} for a zone only in some games."""
+# A group is offered as options (`choose a zone in GROUP`) and read zone by zone: each
+# zone once, and at most this many (no pack has a group of more than 10)
+MAX_GROUP_ZONES = 200
+
+
+def _group_members(
+    value: Any, loc: Loc, problems: Problems, group: str, before: tuple[tuple[str, str], ...] = ()
+) -> tuple[tuple[str, str], ...]:
+    """Zone names, or {zone: NAME, when: PARAMETER} for a zone only in some games; each zone
+    once (`before`: the members the group already has, for a pack's additions)."""
     if not isinstance(value, list):
         problems.add(loc, "a zone group is a list of zones")
         return ()
+    if len(value) + len(before) > MAX_GROUP_ZONES:
+        problems.add(
+            loc,
+            f"zone group {group!r} lists {len(value) + len(before)} zones; a group may hold at most {MAX_GROUP_ZONES}",
+        )
+        return ()
     out = []
-    for item in value:
+    seen = {zone for zone, _ in before}
+    for i, item in enumerate(value):
+        iloc = value_loc(value, i, loc.file)
         if isinstance(item, str):
-            out.append((item, ""))
+            zone, when = item, ""
         elif hasattr(item, "get") and set(item) == {"zone", "when"}:
-            out.append((str(item["zone"]), str(item["when"])))
+            zone, when = str(item["zone"]), str(item["when"])
         else:
-            problems.add(loc, "a zone group member is a zone name or {zone: NAME, when: PARAMETER}")
+            problems.add(iloc, "a zone group member is a zone name or {zone: NAME, when: PARAMETER}")
+            continue
+        if zone in seen:
+            problems.add(
+                iloc,
+                f"zone group {group!r} lists zone {zone!r} twice: it would be offered twice",
+                suggestion=f"list {zone!r} once in {group!r}",
+            )
+            continue
+        seen.add(zone)
+        out.append((zone, when))
     return tuple(out)
 
 

@@ -220,6 +220,8 @@ def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
     if not zone and not refill(st, key):
         return False
     place(st, zone.pop(), dest, facing)
+    if key in st.rules.watch_zones:  # the top card left a zone an end trigger reads
+        watch(st)
     return True
 
 

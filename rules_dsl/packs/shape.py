@@ -470,6 +470,9 @@ LIMITS = Record(
         "steps": _f(Int(minimum=1, maximum=1_000_000), "steps of the rules between two decisions (20000)"),
         "decisions-per-turn": _f(Int(minimum=1, maximum=100_000), "decisions in one turn (1000)"),
         "frames": _f(Int(minimum=1, maximum=10_000), "procedures and sections running inside each other (500)"),
+        "decisions-per-game": _f(
+            Int(minimum=1, maximum=10_000_000), "decisions in one game: a game not over by then never ends (100000)"
+        ),
     },
 )
 

@@ -69,6 +69,11 @@ def build(paths: list[str], out: Path, warn: Any = None, min_sample: int = 20) -
     with _writing(out):
         images = plots.draw(figs, out)
         page.write(figs, images, out / "index.html")
+    if figs["unplotted"] and warn is not None:
+        warn(
+            f"{len(figs['unplotted'])} of the statistics are not plotted (a report plots the first "
+            f"{figs['plot_limit']}); the page's tables list them all"
+        )
     return figs
 
 

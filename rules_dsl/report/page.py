@@ -136,6 +136,12 @@ def _run(figs: dict[str, Any], images: list[tuple[str, str]], folder: Path, leve
     parts.append(f"<{h}>Win rates</{h}>")
     parts.append(_rate_table(figs["by_seat"], "seat") + _rate_table(figs["by_bot"], "bot"))
     parts.extend(_images(images, folder))
+    if figs.get("unplotted"):
+        parts.append(
+            f"<p>{len(figs['unplotted'])} statistics are not plotted (a report plots the first "
+            f"{figs['plot_limit']}); "
+            "the tables below list them all.</p>"
+        )
     parts.append(f"<{h}>Cards</{h}>")
     for stat, rows in figs["cards"].items():
         parts.append(_card_table(stat, rows))

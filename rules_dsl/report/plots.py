@@ -13,6 +13,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 MAX_BARS = 30  # the most frequent cards; the page's tables list them all
+# A plot costs about a second to draw: one for each statistic made a report of 300 of them
+# run past ten minutes. The first this many statistics (in the pack's order) are plotted;
+# the page's tables list every one, and `unplotted` says which were not.
+MAX_STAT_PLOTS = 20
 
 
 def _rates(ax: Any, rows: list[dict[str, Any]], title: str) -> None:
@@ -43,6 +47,9 @@ def _height(n: int) -> float:
 def draw(figs: dict[str, Any], out: Path, prefix: str = "") -> list[tuple[str, str]]:
     """Every plot as `out/PREFIXNAME.png`; returns (file name, caption) in page order."""
     images: list[tuple[str, str]] = []
+    plotted = 0
+    unplotted: list[str] = figs.setdefault("unplotted", [])
+    figs["plot_limit"] = MAX_STAT_PLOTS
     for key, what in (("by_seat", "seat"), ("by_bot", "bot"), ("by_scenario", "scenario")):
         rows = figs[key]
         fig, ax = plt.subplots(figsize=(7, _height(len(rows))))
@@ -51,6 +58,10 @@ def draw(figs: dict[str, Any], out: Path, prefix: str = "") -> list[tuple[str, s
             fig, out, prefix + f"win-rate-by-{what}.png", images, f"Win rate by {what}, with 95% confidence intervals"
         )
     for stat, rows in figs["by_single_card"].items():
+        if plotted >= MAX_STAT_PLOTS:
+            unplotted.append(stat)
+            continue
+        plotted += 1
         rows = sorted(rows, key=lambda r: -r["n"])
         fig, ax = plt.subplots(figsize=(7, _height(len(rows))))
         _rates(ax, rows, f"Win rate by {stat}")
@@ -86,6 +97,10 @@ def draw(figs: dict[str, Any], out: Path, prefix: str = "") -> list[tuple[str, s
         shown = [r for r in rows if r["without_rate"] is not None][:MAX_BARS]
         if not shown:
             continue
+        if plotted >= MAX_STAT_PLOTS:
+            unplotted.append(stat)
+            continue
+        plotted += 1
         fig, ax = plt.subplots(figsize=(8, _height(len(shown))))
         y = np.arange(len(shown))
         bars = ((-0.2, "with", "#4C72B0", stat), (0.2, "without", "#DD8452", f"not {stat}"))
