@@ -7,6 +7,7 @@ under CI, where they fail.
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import os
@@ -431,3 +432,25 @@ def test_a_game_that_no_longer_replays_is_a_clear_error(tmp_path: Path) -> None:
         assert status == 413 and b"at most" in raw
     finally:
         server.kill()
+
+
+def test_the_log_is_told_to_each_seat_and_the_public_replay_to_nobody(server: Server) -> None:
+    """A card drawn off the hidden deck is named to the player who drew it only: not to the
+    other seat, not in the public replay."""
+    game, tokens = server.new_game(pack="microcosm", players=2, seed=7, seats=["human", "human"])
+    views = settled(server, game, tokens)
+    seat = next(s for s, v in views.items() if v["options"])
+    assert "draw-from-the-deck" in views[seat]["options"]
+    status, body = server.json("POST", f"/api/games/{game}/decisions", tokens[seat], {"option": "draw-from-the-deck"})
+    assert status == 200, body
+    drawn = f"the domain deck -> Player {seat}'s hand"
+    logs = {s: json.loads(server.read(game, s, t))["log"] for s, t in tokens.items()}
+    assert any(line.endswith(drawn) for line in logs[seat]), logs[seat]
+    other = 3 - seat
+    assert not any(drawn in line for line in logs[other]), logs[other]
+    assert any(f"Player {seat}'s hand: 0 -> 1 card" in line for line in logs[other])
+    status, page = server.call("GET", f"/games/{game}/replay?step=1")
+    text = html.unescape(page.decode())
+    assert status == 200 and drawn not in text and f"Player {seat}'s hand: 0 -> 1 card" in text
+    status, page = server.call("GET", f"/games/{game}/replay?seat={seat}&token={tokens[seat]}&step=1")
+    assert status == 200 and drawn in html.unescape(page.decode())

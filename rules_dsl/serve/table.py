@@ -50,8 +50,10 @@ class Game:
     engine: Engine
     state: GameState
     narrator: narrate.Narrator
-    log: list[list[str]]  # narrated lines: the opening, then one entry per decision
-    taken: list[narrate.Told]  # each decision: who took it, whether it showed something hidden
+    opening: list[str]  # the narrated lines before the first decision
+    taken: list[
+        narrate.Told
+    ]  # each decision: its lines told to each seat, who took it, whether it showed something hidden
     trouble: str = ""  # why a bot could not move (a pack that fails on a legal option)
 
     @property
@@ -158,7 +160,7 @@ class Table:
                 engine = self.engine(row.pack)
                 st = engine.new_game(row.players, row.seed, list(row.variants))
                 narrator = narrate.Narrator(engine.rules, st)
-                game = Game(row, engine, st, narrator, [narrator.opening(st)], [])
+                game = Game(row, engine, st, narrator, narrator.opening(st), [])
                 for option in decisions:
                     _advance(game, option)
             except RulesError as exc:  # the pack was removed or changed since the game was played
@@ -208,7 +210,6 @@ class Table:
         except StoreFailed as exc:
             game.state = before
             game.taken.pop()
-            game.log.pop()
             raise Refused(503, f"{UNSTORED} ({exc}): nothing was applied; send it again") from None
 
     def _wake_bots(self, game: Game) -> None:
@@ -297,7 +298,7 @@ class Table:
             "options": list(d.options) if mine and d is not None else [],
             "labels": narrate.option_labels(game.rules, st, d) if mine and d is not None else [],
             "view": game.engine.observe(st, seat),
-            "log": [line for lines in game.log for line in lines],
+            "log": told_to(game, seat, len(game.taken)),
             "scores": self.scores(game),
             "decisions": len(st.log),
             "undo": {"allowed": allowed, "reason": reason},
@@ -317,10 +318,11 @@ class Table:
         }
 
     def replay(self, game: Game, step: int, seat: int) -> tuple[dict[str, Any], list[str]]:
-        """Seat `seat`'s view (-1: the public's) after `step` decisions, and the log to there."""
+        """Seat `seat`'s view (-1: the public's) after `step` decisions, and the log to there
+        as told to that seat."""
         log = game.state.log[:step]
         st = game.engine.replay(game.row.players, game.row.seed, list(game.row.variants), log)
-        return game.engine.observe(st, seat), [line for lines in game.log[: step + 1] for line in lines]
+        return game.engine.observe(st, seat), told_to(game, seat, step)
 
     def card(self, game: Game, card_id: str) -> card_view.CardView:
         rules = game.rules
@@ -333,9 +335,13 @@ UNSTORED = "the games database could not store the decision"
 
 def _advance(game: Game, option: str) -> None:
     """Apply one option through the Engine and tell it."""
-    told = narrate.apply_told(game.engine, game.narrator, game.state, option)
-    game.taken.append(told)
-    game.log.append(told.lines)
+    game.taken.append(narrate.apply_told(game.engine, game.narrator, game.state, option))
+
+
+def told_to(game: Game, seat: int, step: int) -> list[str]:
+    """The narrated log of the first `step` decisions as told to `seat` (-1: to nobody in
+    particular, what a public replay shows): each seat reads only what it may know."""
+    return [*game.opening, *(line for told in game.taken[:step] for line in told.to(seat))]
 
 
 def _same(token: str, given: str) -> bool:
