@@ -244,6 +244,11 @@ def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[A
                 raise ScenarioError(f"decision {i + 1}: an option id, not {step!r}")
             else:
                 option = str(step)
+                d = st.pending
+                if d is not None and option not in d.options and option in engine.rules.card_index:
+                    # a card offered by its place (the player cannot identify it): the
+                    # file, which sees everything, may name it by what it is
+                    option = chosen_option(engine, st, {"card": option}, f"decision {i + 1}")
             try:
                 with tracing(st, trace):
                     engine.apply(st, option)

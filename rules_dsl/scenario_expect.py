@@ -152,19 +152,21 @@ def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
 # ---- describing cards ------------------------------------------------------------------
 
 
-def describe(engine: Engine, st: GameState, card: int, full: bool) -> str:
+def describe(engine: Engine, st: GameState, card: int, level: int) -> str:
+    """A card as an expectation at `level` compares it: 0 its id, 1 also its facing, the
+    cards under it and its tokens, 2 also its marks and who has peeked at it."""
     cs = st.cards[card]
     name = engine.rules.cards[cs.type].id
-    if not full:
+    if not level:
         return name
     parts = ["up" if cs.up else "down"]
     if cs.under:
-        parts.append("under: " + " ".join(sorted(describe(engine, st, c, False) for c in cs.under)))
+        parts.append("under: " + " ".join(sorted(describe(engine, st, c, 0) for c in cs.under)))
     if cs.tokens:
         parts.append("tokens: " + " ".join(sorted(cs.tokens)))
-    if cs.marks:
+    if level > 1 and cs.marks:
         parts.append("marks: " + " ".join(sorted(cs.marks)))
-    if cs.seen:
+    if level > 1 and cs.seen:
         parts.append("peeked-by: " + " ".join(str(p + 1) for p in sorted(cs.seen)))
     return f"{name}({'; '.join(parts)})"
 
@@ -185,24 +187,27 @@ def describe_entry(entry: dict[str, Any]) -> str:
 
 # ---- comparing a list of cards -----------------------------------------------------------
 
+Levels = tuple[list[str], list[str], list[str]]  # the cards found, top first, at each `describe` level
 
-def compare(actual_short: list[str], actual_full: list[str], value: Any, where: str) -> tuple[bool, str]:
-    """Compare cards found (top first; short ids and full descriptions) with an expectation.
+
+def compare(actual: Levels, value: Any, where: str) -> tuple[bool, str]:
+    """Compare cards found (top first, described at each level) with an expectation.
 
     The expectation is a size, a multiset, {in-order: [...]}, {contains:, excludes:} or
     {one-of: [...]} of any of those. Returns (ok, what differs).
     """
+    short, full = actual[0], actual[1]
     if isinstance(value, bool):
         raise ScenarioError(f"{where}: expected {LIST_FORMS}")
     if isinstance(value, int):
-        ok = len(actual_short) == value
-        return ok, "" if ok else f"expected {value} cards, got {len(actual_short)}: {actual_short}"
+        ok = len(short) == value
+        return ok, "" if ok else f"expected {value} cards, got {len(short)}: {short}"
     if isinstance(value, dict) and "one-of" in value:
         if set(value) != {"one-of"} or not isinstance(value["one-of"], list) or not value["one-of"]:
             raise ScenarioError(f"{where}: one-of takes a list of expectations, e.g. {{one-of: [[a, b], [c]]}}")
         misses = []
         for alt in value["one-of"]:
-            ok, why = compare(actual_short, actual_full, alt, where)
+            ok, why = compare(actual, alt, where)
             if ok:
                 return True, ""
             misses.append(why)
@@ -211,51 +216,52 @@ def compare(actual_short: list[str], actual_full: list[str], value: Any, where: 
         check_keys(value, {"contains", "excludes"}, where)
         problems = []
         if "contains" in value:
-            left = list(range(len(actual_short)))
+            left = list(range(len(short)))
             for e in card_entries(value["contains"], where):
-                want, full = _wanted(e)
-                found = next((i for i in left if (actual_full[i] if full else actual_short[i]) == want), None)
+                want, level = _wanted(e)
+                found = next((i for i in left if actual[level][i] == want), None)
                 if found is None:
                     problems.append(f"does not contain {want}")
                 else:
                     left.remove(found)
         for e in card_entries(value.get("excludes", []), where):
-            want, full = _wanted(e)
-            if want in (actual_full if full else actual_short):
+            want, level = _wanted(e)
+            if want in actual[level]:
                 problems.append(f"contains {want}")
-        return not problems, "; ".join(problems) + (f" (got {actual_full})" if problems else "")
+        return not problems, "; ".join(problems) + (f" (got {full})" if problems else "")
     if isinstance(value, dict) and set(value) != {"in-order"}:
         raise ScenarioError(f"{where}: expected {LIST_FORMS}")
     ordered = isinstance(value, dict)
     wanted = [_wanted(e) for e in card_entries(value, where)]
+    shown = actual[max((level for _, level in wanted), default=0)]
     if ordered:
-        got = [(actual_full[i] if i < len(wanted) and wanted[i][1] else s) for i, s in enumerate(actual_short)]
+        got = [(actual[wanted[i][1]][i] if i < len(wanted) else s) for i, s in enumerate(short)]
         ok = got == [w for w, _ in wanted]
-        return ok, "" if ok else f"expected (top first) {[w for w, _ in wanted]}, got {actual_full}"
-    left = list(range(len(actual_short)))
+        return ok, "" if ok else f"expected (top first) {[w for w, _ in wanted]}, got {shown}"
+    left = list(range(len(short)))
     missing = []
-    for want, full in wanted:
-        found = next((i for i in left if (actual_full[i] if full else actual_short[i]) == want), None)
+    for want, level in wanted:
+        found = next((i for i in left if actual[level][i] == want), None)
         if found is None:
             missing.append(want)
         else:
             left.remove(found)
     ok = not missing and not left
-    shown = actual_full if any(f for _, f in wanted) else actual_short
     return ok, "" if ok else f"expected {sorted(w for w, _ in wanted)}, got {sorted(shown)}"
 
 
-def _wanted(entry: dict[str, Any]) -> tuple[str, bool]:
-    """How a listed card is compared: by id only, or (a mapping) by its full description."""
-    full = set(entry) != {"card"}
-    return (describe_entry(entry) if full else str(entry["card"])), full
+def _wanted(entry: dict[str, Any]) -> tuple[str, int]:
+    """How a listed card is compared: by id only (level 0), or, a mapping, by its full
+    description (1), with its marks and peeks when the mapping states either (2)."""
+    if set(entry) == {"card"}:
+        return str(entry["card"]), 0
+    return describe_entry(entry), 2 if {"marks", "peeked-by"} & set(entry) else 1
 
 
 def compare_zones(engine: Engine, st: GameState, keys: list[str], value: Any, where: str) -> Check:
     cards = [c for key in keys for c in reversed(st.zones[key])]  # top first, as scenarios list them
-    short = [describe(engine, st, c, False) for c in cards]
-    full = [describe(engine, st, c, True) for c in cards]
-    ok, detail = compare(short, full, value, where)
+    levels = ([describe(engine, st, c, 0) for c in cards], [describe(engine, st, c, 1) for c in cards])
+    ok, detail = compare((*levels, [describe(engine, st, c, 2) for c in cards]), value, where)
     return Check(where, ok, detail)
 
 
@@ -332,7 +338,7 @@ def check_sees(engine: Engine, st: GameState, value: Any, when: str) -> list[Che
                 v = _backs_as_ids(v)
             else:
                 shown = seen_cards(obs["zones"][key])
-            ok, detail = compare(shown, shown, v, where)
+            ok, detail = compare((shown, shown, shown), v, where)
             checks.append(Check(where, ok, detail))
         if "decision" in what:
             checks.append(_seen_decision(obs["decision"], what["decision"], label))

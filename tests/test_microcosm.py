@@ -72,7 +72,8 @@ def test_peek_at_a_pile_planet_is_seen_by_the_peeker_only(engine: Engine) -> Non
     )
     for p in (0, 1):  # before the peek nobody sees the face-down planet
         assert not shows(engine.observe(st, p), "cost-2-planets", "planet-7")
-    for option in ("play-a-card", "survey-sweep", "peek-at-a-planet", "planet-7"):
+    # a face-down planet is chosen by its place: planet-7 is the top of the cost-2 pile
+    for option in ("play-a-card", "survey-sweep", "peek-at-a-planet", "cost-2-planets#1"):
         engine.apply(st, option)
     assert st.pending is not None and st.pending.player == 0  # Sweep's other action: still player 1
     planet = find(engine, st, "cost-2-planets", "planet-7")
@@ -105,7 +106,8 @@ def test_peek_at_an_opponents_colony_is_seen_by_the_peeker_and_its_owner_only(en
     )
     assert not shows(engine.observe(st, 0), "colonies.1", "planet-4")
     assert shows(engine.observe(st, 1), "colonies.1", "planet-4")  # its owner may look at it
-    for option in ("play-a-card", "survey-mission", "peek-at-a-planet", "peek-at-a-colony", "planet-4"):
+    # the opponent's face-down colony by its place: planet-4 is the top of their colonies
+    for option in ("play-a-card", "survey-mission", "peek-at-a-planet", "peek-at-a-colony", "colonies.p2#1"):
         engine.apply(st, option)
     assert shows(engine.observe(st, 0), "colonies.1", "planet-4")
     assert not shows(engine.observe(st, 0), "colonies.1", "planet-8")
