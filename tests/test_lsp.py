@@ -142,8 +142,8 @@ def test_lsp_without_pygls_says_how_to_install_it(
 
 # ---- malformed input, spoken as raw JSON-RPC over the real server's stdio (issue 33) ----
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
-END = [{"jsonrpc": "2.0", "id": 99, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
+INIT: dict[str, Any] = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+END: list[dict[str, Any]] = [{"jsonrpc": "2.0", "id": 99, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
 
 
 def frame(message: dict[str, Any] | bytes) -> bytes:
@@ -188,7 +188,8 @@ def published(sent: list[dict[str, Any]], path: Path) -> list[dict[str, Any]]:
         if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == path.as_uri()
     ]
     assert found, sent
-    return found[-1]
+    last: list[dict[str, Any]] = found[-1]
+    return last
 
 
 def did_open(uri: str, text: str) -> dict[str, Any]:
