@@ -383,8 +383,11 @@ def build_server() -> LanguageServer:
         return known.get(folder, Words())
 
     def word_at(uri: str, position: Any, whole: bool = True) -> str:
-        """The word at the cursor (whole: all of it; else the part before the cursor)."""
-        doc = server.workspace.get_text_document(uri)
+        """The word at the cursor (whole: all of it; else the part before the cursor), in
+        a document the editor opened (pygls would read any other from disk, a FIFO too)."""
+        doc = server.workspace.text_documents.get(unquote(uri))
+        if doc is None:
+            return ""
         lines = doc.source.splitlines()
         if not 0 <= position.line < len(lines):
             return ""

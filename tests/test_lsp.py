@@ -207,8 +207,10 @@ def test_fifo_and_link_to_dev_zero_in_the_pack_folder_are_not_read(mod: Path) ->
     os.mkfifo(mod / "pipe.yaml")
     (mod / "zero.yaml").symlink_to("/dev/zero")
     cards = mod / "cards.yaml"
-    code, sent, _ = talk(INIT, did_open(cards.as_uri(), cards.read_text(encoding="utf-8")), *END)
+    opened = did_open(cards.as_uri(), cards.read_text(encoding="utf-8"))
+    code, sent, _ = talk(INIT, opened, hover(2, (mod / "pipe.yaml").as_uri()), *END)
     assert code == 0 and answer(sent, 99)["result"] is None
+    assert answer(sent, 2) == {"id": 2, "jsonrpc": "2.0", "result": None}  # not opened: not read
     assert published(sent, cards) == []  # the pack still compiles
     notes = sorted(d["message"] for d in published(sent, mod / "pack.yaml"))
     assert notes == [
