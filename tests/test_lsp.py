@@ -4,16 +4,22 @@ diagnostics, edit it, complete declared words, hover over a card id."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
 from conftest import ROOT
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+
+from rules_dsl.lsp import MAX_MESSAGE_BYTES
 
 MOD = ROOT / "examples" / "mods" / "veteran-survey"
 
@@ -132,3 +138,184 @@ def test_lsp_without_pygls_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
     assert main(["lsp"]) == 1
     assert "pip install 'rules-dsl[lsp]'" in capsys.readouterr().err
+
+
+# ---- malformed input, spoken as raw JSON-RPC over the real server's stdio (issue 33) ----
+
+INIT: dict[str, Any] = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+END: list[dict[str, Any]] = [{"jsonrpc": "2.0", "id": 99, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
+
+
+def frame(message: dict[str, Any] | bytes) -> bytes:
+    body = message if isinstance(message, bytes) else json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def talk(*messages: dict[str, Any] | bytes, tail: bytes = b"") -> tuple[int, list[dict[str, Any]], str]:
+    """Send the messages (then tail) to `rules-dsl lsp` and read to its end: its exit code,
+    the messages it wrote, its stderr (which must never hold a traceback)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "rules_dsl", "lsp"],
+        input=b"".join(frame(m) for m in messages) + tail,
+        capture_output=True,
+        timeout=90,
+    )
+    out, sent = done.stdout, []
+    while out:
+        head, _, rest = out.partition(b"\r\n\r\n")
+        length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        sent.append(json.loads(rest[:length]))
+        out = rest[length:]
+    err = done.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    return done.returncode, sent, err
+
+
+def answer(sent: list[dict[str, Any]], msg_id: int) -> dict[str, Any]:
+    (found,) = [m for m in sent if m.get("id") == msg_id and "method" not in m]
+    return found
+
+
+def logged(sent: list[dict[str, Any]]) -> list[str]:
+    return [m["params"]["message"] for m in sent if m.get("method") == "window/logMessage"]
+
+
+def published(sent: list[dict[str, Any]], path: Path) -> list[dict[str, Any]]:
+    """The last diagnostics published for path."""
+    found = [
+        m["params"]["diagnostics"]
+        for m in sent
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == path.as_uri()
+    ]
+    assert found, sent
+    last: list[dict[str, Any]] = found[-1]
+    return last
+
+
+def did_open(uri: str, text: str) -> dict[str, Any]:
+    document = {"uri": uri, "languageId": "yaml", "version": 1, "text": text}
+    return {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": document}}
+
+
+def hover(msg_id: int, uri: Any, line: Any = 0, character: Any = 0) -> dict[str, Any]:
+    position = {"line": line, "character": character}
+    params = {"textDocument": {"uri": uri}, "position": position}
+    return {"jsonrpc": "2.0", "id": msg_id, "method": "textDocument/hover", "params": params}
+
+
+def test_fifo_and_link_to_dev_zero_in_the_pack_folder_are_not_read(mod: Path) -> None:
+    os.mkfifo(mod / "pipe.yaml")
+    (mod / "zero.yaml").symlink_to("/dev/zero")
+    cards = mod / "cards.yaml"
+    opened = did_open(cards.as_uri(), cards.read_text(encoding="utf-8"))
+    code, sent, _ = talk(INIT, opened, hover(2, (mod / "pipe.yaml").as_uri()), *END)
+    assert code == 0 and answer(sent, 99)["result"] is None
+    assert answer(sent, 2) == {"id": 2, "jsonrpc": "2.0", "result": None}  # not opened: not read
+    assert published(sent, cards) == []  # the pack still compiles
+    notes = sorted(d["message"] for d in published(sent, mod / "pack.yaml"))
+    assert notes == [
+        "not read: pipe.yaml: it is a FIFO (named pipe), not a regular file",
+        f"not read: zero.yaml: it is a link to a file outside {mod}",
+    ]
+    assert all(d["severity"] == types.DiagnosticSeverity.Warning for d in published(sent, mod / "pack.yaml"))
+
+
+def test_a_lone_surrogate_in_the_text_is_a_diagnostic(mod: Path) -> None:
+    cards = mod / "cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    body = json.dumps(did_open(cards.as_uri(), "x\ud800" + text))  # json.dumps writes "\ud800"
+    assert "\\ud800" in body
+    change = {
+        "jsonrpc": "2.0",
+        "method": "textDocument/didChange",
+        "params": {
+            "textDocument": {"uri": cards.as_uri(), "version": 2},
+            "contentChanges": [{"text": "\ud800\n" + text}],
+        },
+    }
+    code, sent, _ = talk(INIT, body.encode(), change, *END)
+    assert code == 0
+    lists = [m["params"]["diagnostics"] for m in sent if m.get("method") == "textDocument/publishDiagnostics"]
+    message = "a lone surrogate (U+D800) is not Unicode text; the file cannot be saved as UTF-8: delete it"
+    assert [(d[0]["range"]["start"], d[0]["message"]) for d in lists if d] == [
+        ({"line": 0, "character": 1}, message),
+        ({"line": 0, "character": 0}, message),
+    ]
+
+
+def test_odd_escapes_in_a_document_uri_are_a_clear_error(mod: Path) -> None:
+    base = (mod / "cards.yaml").as_uri()
+    nul, percent, latin = base + "%00x", base.replace("cards", "c%zzards"), base.replace("cards", "c%ffards")
+    code, sent, _ = talk(INIT, did_open(nul, "x"), hover(2, nul), hover(3, percent), hover(4, latin), *END)
+    assert code == 0
+    said = f"bad document URI {nul!r}: its path holds a NUL byte (%00), which no file name can"
+    assert logged(sent) == [f"notification ignored: textDocument/didOpen: {said}"]
+    assert answer(sent, 2)["error"] == {"code": -32602, "message": f"textDocument/hover: {said}"}
+    assert answer(sent, 3)["error"] == {
+        "code": -32602,
+        "message": f"textDocument/hover: bad document URI {percent!r}: "
+        "it has a '%' that is not followed by two hex digits",
+    }
+    assert answer(sent, 4)["error"] == {
+        "code": -32602,
+        "message": f"textDocument/hover: bad document URI {latin!r}: its %-escapes are not UTF-8",
+    }
+
+
+def test_an_oversized_message_is_refused_without_reading_it() -> None:
+    # a header announcing a terabyte, then the end of input: refused, the server ends cleanly
+    code, sent, err = talk(INIT, tail=b"Content-Length: 1000000000000\r\n\r\n")
+    said = f"a message of 1000000000000 bytes is refused: at most {MAX_MESSAGE_BYTES} bytes"
+    assert code == 0 and answer(sent, 1)["result"]["serverInfo"]["name"] == "rules-dsl"
+    assert logged(sent) == [said] and f"rules-dsl lsp: {said}" in err
+    # one just over the limit, really sent: skipped, and the server goes on
+    big = b"Content-Length: %d\r\n\r\n" % (MAX_MESSAGE_BYTES + 1) + b" " * (MAX_MESSAGE_BYTES + 1)
+    code, sent, _ = talk(INIT, tail=big + b"".join(frame(m) for m in END))
+    assert code == 0 and answer(sent, 99) == {"id": 99, "jsonrpc": "2.0", "result": None}
+    assert logged(sent) == [f"a message of {MAX_MESSAGE_BYTES + 1} bytes is refused: at most {MAX_MESSAGE_BYTES} bytes"]
+
+
+def test_invalid_params_are_an_error_or_an_ignored_notification(mod: Path) -> None:
+    cards = mod / "cards.yaml"
+    bad_init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": 5}}
+    change = {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": 7}}
+    completion = hover(4, cards.as_uri(), "one", None) | {"method": "textDocument/completion"}
+    code, sent, _ = talk(
+        bad_init,
+        INIT | {"id": 2},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": 5}}},
+        change,
+        {"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover", "params": {"textDocument": {}}},
+        completion,
+        b"{not json",
+        *END,
+    )
+    assert code == 0 and "capabilities" in answer(sent, 2)["result"]
+    invalid = "invalid value for type, expected"
+    assert answer(sent, 1)["error"] == {
+        "code": -32602,
+        "message": f"initialize: invalid params: {invalid} ClientCapabilities @ $.params.capabilities",
+    }
+    assert answer(sent, 3)["error"] == {
+        "code": -32602,
+        "message": "textDocument/hover: invalid params: required field missing @ $.params.textDocument.uri; "
+        "required field missing @ $.params.position",
+    }
+    assert answer(sent, 4)["error"]["code"] == -32602
+    assert answer(sent, 4)["error"]["message"].startswith("textDocument/completion: invalid params: ")
+    assert "$.params.position.line" in answer(sent, 4)["error"]["message"]
+    (parse,) = [m for m in sent if m.get("id") is None and "error" in m]
+    assert parse["error"]["code"] == -32700 and parse["error"]["message"].startswith("the message is not JSON: ")
+    ignored = logged(sent)
+    assert len(ignored) == 2 and all(m.startswith("notification ignored: textDocument/did") for m in ignored)
+    assert "required field missing @ $.params.textDocument.languageId" in ignored[0]
+    assert "$.params.contentChanges" in ignored[1]
+
+
+def test_a_request_after_shutdown_is_an_invalid_request(mod: Path) -> None:
+    code, sent, _ = talk(INIT, END[0], hover(5, (mod / "cards.yaml").as_uri()), END[1])
+    assert code == 0 and answer(sent, 99)["result"] is None
+    assert answer(sent, 5)["error"] == {
+        "code": -32600,
+        "message": "textDocument/hover: the server is shut down; only exit is accepted",
+    }
