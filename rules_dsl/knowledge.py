@@ -205,8 +205,9 @@ def _merge(st: GameState, cards: list[int]) -> None:
     old.discard(-1)
     new = st.pools
     st.pools = new + 1
+    own = st.own
     for c in cards:
-        st.card_to_change(c).pool = new
+        (states[c] if c in own else st.card_to_change(c)).pool = new
     if old:
         for i, cs in enumerate(states):
             if cs.pool in old:

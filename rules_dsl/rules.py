@@ -173,6 +173,9 @@ class Rules:
     # zone key -> how it shows its cards to each seat, the last entry for nobody in
     # particular (knowledge.views: LIST, COUNT, TOP, BACKS, OWN, TOP_OWN)
     views: dict[str, tuple[int, ...]] = attrs.Factory(dict)
+    # the choices of cards that may offer a card the chooser cannot identify (compiler/blind.py):
+    # the others name every card by what it is without asking
+    blind_choices: frozenset[int] = frozenset()
     # a card slot named by a token group holds one token of any of its kinds ("any resource")
     slot_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     choosable: dict[str, Choosable] = attrs.Factory(dict)  # option -> the cards it chooses from

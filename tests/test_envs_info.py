@@ -156,6 +156,14 @@ def test_two_states_that_differ_only_in_a_hidden_deck_order_give_a_search_the_sa
     for drawn in (from_a, from_b):
         assert len(drawn) >= 10
         assert drawn[top[a]] <= 30 and drawn[top[b]] <= 30
+    # and, the sampler being canonical, the same sampler draws give the same deck from each:
+    # which real order the seat cannot see makes no difference at all
+    for k in range(5):
+        decks = []
+        for s in (a, b):
+            st = s.resample_from_infostate(p, _sampler(k)).engine_state()
+            decks.append([st.cards[c].type for c in st.zones[DECK]])
+        assert decks[0] == decks[1]
     # OpenSpiel's MCTSBot searches a resample as it is given it, and its move is one of the real state's
     import numpy as np
     from open_spiel.python.algorithms import mcts

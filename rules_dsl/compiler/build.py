@@ -8,6 +8,7 @@ from pathlib import Path
 import attrs
 
 from rules_dsl import ast, knowledge
+from rules_dsl.compiler import blind
 from rules_dsl.compiler.build_base import text_pos
 from rules_dsl.compiler.cards import CARD_FIELDS, MAX_CARDS, MAX_COPIES, CardCompiling
 from rules_dsl.compiler.features import compile_features
@@ -280,6 +281,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
                 z.key(p) for z in voc.zones.values() if z.visibility == "owner" for p in range(players[1])
             ),
             views=knowledge.views(voc.zones, players[1]),
+            blind_choices=blind.blind_choices(voc.zones, [e for e in effects if e is not None]),
             open_zones=frozenset(
                 z.key(p) for z in voc.zones.values() if z.visibility == "public" for p in range(players[1])
             ),

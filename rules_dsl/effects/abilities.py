@@ -19,6 +19,7 @@ import attrs
 from rules_dsl.effects.base import Effect, frame, source_of
 from rules_dsl.effects.choices import card_options
 from rules_dsl.effects.values import CardExpr, Cond, Num, NumExpr
+from rules_dsl.knowledge import OWN
 from rules_dsl.state import Decision, Frame, GameState, Lasting
 
 SUBJECTS = ("you", "opponent", "player")
@@ -284,7 +285,10 @@ class UseAbilities(Effect):
 def _options(st: GameState, found: list[tuple[int, ActivatedAbility]], player: int) -> tuple[list[str], list[Any]]:
     """Option ids (the cards, as for `choose`) and values (`[card, eid]`) of usable abilities;
     the compiler allows one ability per card and window, so a card is one option."""
-    ids, chosen = card_options(st, [c for c, _ in found], player)
+    cards = [c for c, _ in found]
+    # all in the player's own ability zone: shown to it unless its cards are hidden from their owner
+    blind = st.rules.views[st.cards[cards[0]].loc][player] != OWN if cards else False
+    ids, chosen = card_options(st, cards, player, blind)
     return ids, [[c, ab.eid] for c, ab in found if c in chosen]
 
 

@@ -14,24 +14,27 @@ from rules_dsl.effects.base import Effect, ask, bind, check_depth, frame, push
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
 from rules_dsl.knowledge import LIST, OWN, identifies, root
-from rules_dsl.state import Frame, GameState, without
+from rules_dsl.rules import Rules
+from rules_dsl.state import CardState, Frame, GameState, without
 
 
-def card_options(st: GameState, cards: list[int], player: int) -> tuple[list[str], list[int]]:
+def card_options(st: GameState, cards: list[int], player: int, blind: bool = True) -> tuple[list[str], list[int]]:
     """Option ids for cards `player` chooses among: the card's id, or id#n when two options
     share a card type; a card `player` cannot identify is named by its place, never by what
     it is (`hidden_id`).
 
     Identical cards in the same place (same type, facing, nothing on them) are one
     option: choosing between copies changes nothing, and fewer options help bots. Cards
-    the player cannot identify are never merged: which one is taken may matter.
+    the player cannot identify are never merged: which one is taken may matter. `blind`
+    False: a choice that can never offer such a card (`Rules.blind_choices`), so none is
+    asked about.
     """
     rules = st.rules
     types = rules.cards
     states = st.cards
     if len(cards) == 1:  # nothing to merge or to tell apart
         c = cards[0]
-        return [types[states[c].type].id if identifies(rules, st, c, player) else hidden_id(st, c)], [c]
+        return [types[states[c].type].id if not blind or identifies(rules, st, c, player) else hidden_id(st, c)], [c]
     views = rules.views
     seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
@@ -39,10 +42,7 @@ def card_options(st: GameState, cards: list[int], player: int) -> tuple[list[str
     hidden: list[int] = []
     for c in cards:
         cs = states[c]
-        loc = cs.loc
-        # `identifies`, its usual cases inline: a card listed to the player by its front
-        view = views[loc][player] if loc[0] != "^" else -1
-        if not (view == OWN or (view == LIST and cs.up) or identifies(rules, st, c, player)):
+        if blind and not _identified(rules, st, views, c, cs, player):
             hidden.append(len(ids))
             chosen.append(c)
             ids.append(hidden_id(st, c))
@@ -62,6 +62,13 @@ def card_options(st: GameState, cards: list[int], player: int) -> tuple[list[str
         for i, label in zip(named, distinct_ids(st, [ids[i] for i in named], [chosen[i] for i in named])):
             ids[i] = label
     return ids, chosen
+
+
+def _identified(rules: Rules, st: GameState, views: Any, card: int, cs: CardState, player: int) -> bool:
+    """`knowledge.identifies`, its usual cases first: a card listed to the player by its front."""
+    loc = cs.loc
+    view = views[loc][player] if loc[0] != "^" else -1
+    return view == OWN or (view == LIST and cs.up) or identifies(rules, st, card, player)
 
 
 def hidden_id(st: GameState, card: int) -> str:
@@ -110,8 +117,9 @@ def distinct_ids(st: GameState, ids: list[str], cards: list[int]) -> list[str]:
     return [lab if labels.count(lab) == 1 else f"{i}#{c}" for lab, i, c in zip(labels, ids, cards)]
 
 
-def token_options(st: GameState, pairs: list[Any], player: int) -> tuple[list[str], list[Any]]:
-    """Ids for (card, token kind) options, identical cards merged as in card_options."""
+def token_options(st: GameState, pairs: list[Any], player: int, blind: bool = True) -> tuple[list[str], list[Any]]:
+    """Ids for (card, token kind) options, identical cards merged as in card_options (`blind`
+    as there)."""
     rules = st.rules
     types = rules.cards
     seen: set[tuple[Any, ...]] = set()
@@ -119,7 +127,7 @@ def token_options(st: GameState, pairs: list[Any], player: int) -> tuple[list[st
     known: list[bool] = []
     for c, kind in pairs:
         cs = st.cards[c]
-        knows = identifies(rules, st, c, player)
+        knows = not blind or identifies(rules, st, c, player)
         if knows:
             sig = (
                 cs.type,
@@ -163,7 +171,7 @@ class ChooseCard(Guard):
         if len(cards) == 1 and not self.optional:  # forced: no option ids needed
             self.resume(st, fr, cards[0])
             return
-        ids, values = card_options(st, cards, fr.player)
+        ids, values = card_options(st, cards, fr.player, self.eid in st.rules.blind_choices)
         if len(values) == 1 and not self.optional:
             self.resume(st, fr, values[0])
             return
@@ -313,7 +321,7 @@ class FillSlot(TokenChoice):
                         values.extend([c, k] for k in members)
                 elif cs.tokens.count(kind) < cap * each:
                     values.append([c, kind])
-        return token_options(st, values, fr.player)
+        return token_options(st, values, fr.player, self.eid in st.rules.blind_choices)
 
     def _apply(self, st: GameState, card: int, kind: str) -> None:
         cs = st.card_to_change(card)
@@ -338,7 +346,7 @@ class TakeToken(TokenChoice):
             for kind in sorted(set(st.cards[c].tokens)):
                 if not kinds or kind in kinds:
                     values.append([c, kind])
-        return token_options(st, values, fr.player)
+        return token_options(st, values, fr.player, self.eid in st.rules.blind_choices)
 
     def _apply(self, st: GameState, card: int, kind: str) -> None:
         cs = st.card_to_change(card)

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules_dsl.effects import abilities, choices, control, primitives, values
+from rules_dsl.compiler import blind
+from rules_dsl.effects import abilities, choices, control, primitives
 from rules_dsl.effects import players as players_effects
 from rules_dsl.interpreter import resolve_params
 from rules_dsl.rules import Rules
@@ -94,40 +95,18 @@ def option_ids(rules: Rules, players: int, variants: Iterable[str]) -> tuple[str
 
 def _blind_places(rules: Rules, players: int, cards: int, effect: type) -> list[str]:
     """Every `choices.hidden_id` the choices of these rules of the `effect` class can give:
-    for each, the zones it looks in where a card may lie face down or out of some seat's sight, each
-    position up to the number of cards (`under-` forms for a choice among tucked cards)."""
-    flips = any(isinstance(e, primitives.Flip) and not e.up for e in rules.effects)
-
-    def blind(name: str, facing: int, own: bool) -> bool:
-        """Can a card of this zone be offered to a seat that cannot identify it? `own`: the
-        zone is the deciding seat's (it sees its own face-down cards)."""
-        z = rules.zones[name]
-        if own:
-            return z.visibility in ("hidden", "others", "top")
-        return z.visibility != "public" or (facing != 1 and (flips or z.facing != "up"))
-
-    every = [z.name for z in rules.zones.values() if blind(z.name, -1, False)]
+    for each, the zones it looks in where a card may lie face down or out of some seat's
+    sight (`compiler.blind`), each position up to the number of cards (`under-` forms for a
+    choice among tucked cards)."""
+    flips = blind.turns_cards_down(rules.effects)
     zones: dict[str, None] = {}  # zones a choice may offer a hidden card of
     tucked: dict[str, None] = {}  # zones a choice may offer a hidden tucked card of
-
-    def look(query: object, found: dict[str, None], facing: int = -1) -> None:
-        """Add to `found` the zones `query` looks in where a card may be hidden from the chooser."""
-        if isinstance(query, values.Query):
-            for z in query.zones:
-                if isinstance(z, values.PlayerZone | values.SharedZone | values.OpponentZone | values.OpponentsZones):
-                    if blind(z.name, query.facing if facing < 0 else facing, isinstance(z, values.PlayerZone)):
-                        found[z.name] = None
-                else:  # a zone worked out in play
-                    found.update(dict.fromkeys(every))
-        elif isinstance(query, values.CardsUnderAll):
-            look(query.query, tucked, 0)  # tucked cards of those zones, whichever way up
-        else:  # cards named by an expression: they may lie anywhere
-            (tucked if isinstance(query, values.CardsUnder) else found).update(dict.fromkeys(every))
-
     for e in rules.effects:
         query = getattr(e, "query", None) if isinstance(e, effect) else None
         if query is not None:
-            look(query, zones)
+            found, under = blind.hidden_zones(rules.zones, flips, query)
+            zones.update(dict.fromkeys(found))
+            tucked.update(dict.fromkeys(under))
 
     def wheres(names: Iterable[str]) -> list[str]:
         out = []
