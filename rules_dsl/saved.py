@@ -202,14 +202,7 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
 
 
 def _parse(text: str) -> dict[str, Any]:
-    try:
-        data = numbers.json_loads(text)
-    except json.JSONDecodeError as exc:
-        raise StateFormatError(f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    except numbers.NumberError as exc:
-        raise StateFormatError(f"not a valid game state: {exc}") from None
-    except RecursionError:
-        raise StateFormatError("not a valid game state: the JSON is nested too deeply") from None
+    data = serialize.parse_json(text)
     if not isinstance(data, dict):
         raise StateFormatError(f"not a valid game state: expected a JSON object, got {type(data).__name__}")
     return data

@@ -204,13 +204,18 @@ def to_json(st: GameState) -> str:
     return json.dumps(to_data(st), sort_keys=True, separators=(",", ":"))
 
 
-def from_json(text: str) -> GameState:
+def parse_json(text: str) -> Any:
+    """A saved state's JSON text as data (bounded numbers), or a StateFormatError saying where
+    it is not JSON."""
     try:
-        data = numbers.json_loads(text)
+        return numbers.json_loads(text)
     except json.JSONDecodeError as exc:
         raise StateFormatError(f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     except numbers.NumberError as exc:
         raise StateFormatError(f"not a valid game state: {exc}") from None
     except RecursionError:
         raise StateFormatError("not a valid game state: the JSON is nested too deeply") from None
-    return from_data(data)
+
+
+def from_json(text: str) -> GameState:
+    return from_data(parse_json(text))
