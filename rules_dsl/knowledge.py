@@ -64,8 +64,6 @@ BACKS = 3  # every card by its back, in its place (the owner of an `others` zone
 OWN = 4  # every card by its front, face down or not (the owner of a `public` or `owner` zone)
 TOP_OWN = 5  # the top card as OWN would; the others as COUNT
 
-VISIBILITIES = ("public", "owner", "hidden", "top", "others")  # what a pack may declare
-
 
 def owner_of_key(key: str) -> int:
     """The seat a zone key belongs to (`hand.1` -> 1), PUBLIC for a shared zone."""
@@ -97,11 +95,6 @@ def views(zones: dict[str, ZoneType], max_players: int) -> dict[str, tuple[int, 
             owner = owner_of_key(key)
             out[key] = tuple(view_of(z.visibility, owner, s) for s in seats)
     return out
-
-
-def zone_view(rules: Rules, key: str, seat: int) -> int:
-    """How the zone `key` shows its cards to `seat` (LIST, COUNT, TOP, BACKS, OWN or TOP_OWN)."""
-    return rules.views[key][seat]
 
 
 def front_shown(cs: CardState, view: int) -> bool:
@@ -297,9 +290,8 @@ def sample(rules: Rules, st: GameState, seat: int, rnd: random.Random, pools: li
     copy = st.clone()
     cards = copy.cards
     for pool in unknown_pools(rules, st, seat) if pools is None else pools:
-        left = pool.types
+        left = pool.types.copy()
         if pool.backs:
-            left = left.copy()
             for look, holders in pool.backs:
                 fits = [t for t in left if back_of(rules, t) == look]
                 rnd.shuffle(fits)
@@ -307,8 +299,6 @@ def sample(rules: Rules, st: GameState, seat: int, rnd: random.Random, pools: li
                     left.remove(t)
                     if cards[c].type != t:
                         copy.card_to_change(c).type = t
-        else:
-            left = left.copy()
         rnd.shuffle(left)
         for c, t in zip(pool.free, left):
             if cards[c].type != t:  # copies of one card swapped: nothing to change (or copy)

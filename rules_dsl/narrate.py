@@ -282,26 +282,6 @@ def _looks(tokens: tuple[str, ...], marks: tuple[str, ...]) -> str:
     return "; ".join(parts) or "no tokens or marks"
 
 
-def visible_cards(view: dict[str, Any]) -> set[tuple[int, str]]:
-    """Every card a seat's view shows by identity: (card, card id), including cards it knows
-    in hidden piles and cards tucked under others."""
-    seen: set[tuple[int, str]] = set()
-
-    def walk(card: dict[str, Any]) -> None:
-        if "id" in card:
-            seen.add((card["id"], card["card"]))
-        for under in card.get("under", ()):
-            walk(under)
-
-    for zone in view["zones"].values():
-        if isinstance(zone, dict):
-            seen.update((k["id"], k["card"]) for k in zone.get("known", ()))
-        else:
-            for card in zone:
-                walk(card)
-    return seen
-
-
 def reveals(rules: Rules, before: GameState, after: GameState) -> bool:
     """Did going from `before` to `after` show anyone something that was hidden, or draw on
     chance? Then taking the decision back would let its player choose again knowing it."""

@@ -180,6 +180,20 @@ def test_twins_among_the_cards_a_choice_offers_blind() -> None:
     assert offered > 20
 
 
+def love_letter_opening(engine: Engine, seed: int) -> tuple[GameState, int, list[int], list[int]]:
+    """Love Letter 2p at its first decision: the state, the deciding seat, the opponent's
+    hand and the cards that seat cannot identify (one pool: the deck, the card set aside and
+    the opponent's hand)."""
+    st = engine.new_game(2, seed)
+    d = st.pending
+    assert d is not None
+    pools = knowledge.unknown_pools(engine.rules, st, d.player)
+    assert len(pools) == 1
+    hand = st.zones[f"hand.{1 - d.player}"]
+    assert set(hand) <= set(pools[0].cards())
+    return st, d.player, hand, pools[0].cards()
+
+
 def test_love_letter_twins_the_issue_counted() -> None:
     """The issue's case: at the first decision of a Love Letter round, the opponent's hand
     card swapped with an unseen deck card changed `greedy`'s decision in 35 of 236 pairs and
@@ -187,23 +201,15 @@ def test_love_letter_twins_the_issue_counted() -> None:
     engine = engine_for(str(GAMES / "love-letter"))
     pairs = 0
     for seed in range(40):
-        st = engine.new_game(2, seed)
-        d = st.pending
-        assert d is not None
-        seat = d.player
-        other = 1 - seat
-        hand = st.zones[f"hand.{other}"]
-        pools = knowledge.unknown_pools(engine.rules, st, seat)
-        assert len(pools) == 1  # the deck, the card set aside and the opponent's hand: one pool
-        unseen = pools[0].cards()
-        assert set(hand) <= set(unseen)
+        st, seat, hand, unseen = love_letter_opening(engine, seed)
         real = bot_choices(engine, st, seed)
+        seen = surfaces(engine, st, seat)
         for c in unseen:
             if c in hand or st.cards[c].type == st.cards[hand[0]].type:
                 continue
             twin = swapped(st, hand[0], c)
             assert bot_choices(engine, twin, seed) == real
-            assert surfaces(engine, twin, seat) == surfaces(engine, st, seat)
+            assert surfaces(engine, twin, seat) == seen
             pairs += 1
     assert pairs > 200
 
@@ -217,12 +223,8 @@ def test_the_sampler_guesses_a_hidden_hand_at_the_rate_of_chance() -> None:
     expected = 0.0
     n = 0
     for seed in range(300):
-        st = engine.new_game(2, seed)
-        d = st.pending
-        assert d is not None
-        seat = d.player
-        card = st.zones[f"hand.{1 - seat}"][0]
-        unseen = knowledge.unknown_pools(engine.rules, st, seat)[0].cards()
+        st, seat, hand, unseen = love_letter_opening(engine, seed)
+        card = hand[0]
         chance = sum(st.cards[c].type == st.cards[card].type for c in unseen) / len(unseen)
         sample = knowledge.sample(engine.rules, st, seat, random.Random(seed))
         hits += sample.cards[card].type == st.cards[card].type

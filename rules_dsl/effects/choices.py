@@ -13,9 +13,8 @@ import attrs
 from rules_dsl.effects.base import Effect, ask, bind, check_depth, frame, push
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
-from rules_dsl.knowledge import LIST, OWN, identifies, root
-from rules_dsl.rules import Rules
-from rules_dsl.state import CardState, Frame, GameState, without
+from rules_dsl.knowledge import identifies, root
+from rules_dsl.state import Frame, GameState, without
 
 
 def card_options(st: GameState, cards: list[int], player: int, blind: bool = True) -> tuple[list[str], list[int]]:
@@ -35,14 +34,13 @@ def card_options(st: GameState, cards: list[int], player: int, blind: bool = Tru
     if len(cards) == 1:  # nothing to merge or to tell apart
         c = cards[0]
         return [types[states[c].type].id if not blind or identifies(rules, st, c, player) else hidden_id(st, c)], [c]
-    views = rules.views
     seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
     ids: list[str] = []
     hidden: list[int] = []
     for c in cards:
         cs = states[c]
-        if blind and not _identified(rules, st, views, c, cs, player):
+        if blind and not identifies(rules, st, c, player):
             hidden.append(len(ids))
             chosen.append(c)
             ids.append(hidden_id(st, c))
@@ -62,13 +60,6 @@ def card_options(st: GameState, cards: list[int], player: int, blind: bool = Tru
         for i, label in zip(named, distinct_ids(st, [ids[i] for i in named], [chosen[i] for i in named])):
             ids[i] = label
     return ids, chosen
-
-
-def _identified(rules: Rules, st: GameState, views: Any, card: int, cs: CardState, player: int) -> bool:
-    """`knowledge.identifies`, its usual cases first: a card listed to the player by its front."""
-    loc = cs.loc
-    view = views[loc][player] if loc[0] != "^" else -1
-    return view == OWN or (view == LIST and cs.up) or identifies(rules, st, card, player)
 
 
 def hidden_id(st: GameState, card: int) -> str:
