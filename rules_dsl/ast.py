@@ -728,6 +728,18 @@ class ForPlayersWhere:
 
 
 @attrs.frozen
+class ForPlayersAtOnce:
+    """`for each player [where C] at once: CHOICE then: BODY`: every seat answers CHOICE
+    hidden from the others, then BODY runs for each with its answer bound."""
+
+    who: str
+    cond: Cond | None
+    choice: Stmt
+    body: Stmt
+    pos: Pos
+
+
+@attrs.frozen
 class ChooseValue:
     """`choose a rank value other than 1 as the guess`: one of a property's values."""
 
@@ -871,6 +883,7 @@ Stmt = (
     | ChoosePlayer
     | ForChosen
     | ForPlayersWhere
+    | ForPlayersAtOnce
     | ChooseValue
     | TurnOrder
     | SetVar

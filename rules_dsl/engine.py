@@ -28,6 +28,14 @@ def pack_paths(pack: str) -> list[str]:
     return resolve(pack.split(","))
 
 
+def addressed_option(st: GameState, option: str, player: int | None) -> str:
+    """The option as the log writes it: plain for the first pending decision, `@N:option`
+    for player N's when several seats decide at once."""
+    if player is None or st.pending is None or st.pending.player == player:
+        return option
+    return f"@{player + 1}:{option}"
+
+
 class Engine:
     """Compiled rules plus the operations on their game states."""
 
@@ -55,20 +63,34 @@ class Engine:
         """The game after its set-up, before the first turn: no frame left to run."""
         return interpreter.set_up(self.rules, players, seed, variants)
 
-    def decision(self, st: GameState) -> Decision | None:
-        """Who must decide what now, with every legal option; None when the game is over."""
-        return st.pending
+    def decision(self, st: GameState, player: int | None = None) -> Decision | None:
+        """Who must decide what now, with every legal option; None when the game is over.
+        When several seats decide at once (`decisions`), the first of them, or `player`'s
+        (None if that player has nothing to decide)."""
+        if player is None:
+            return st.pending
+        return next((d for d in interpreter.pending_decisions(st) if d.player == player), None)
 
-    def legal_options(self, st: GameState) -> list[str]:
-        return [] if st.pending is None else list(st.pending.options)
+    def decisions(self, st: GameState) -> list[Decision]:
+        """Every decision pending now: one, or one per seat when several seats decide at
+        once (`for each player at once`), in any order; empty when the game is over."""
+        return interpreter.pending_decisions(st)
 
-    def apply(self, st: GameState, option: str) -> None:
-        """Apply one option, all or nothing: on any error the state is exactly as before."""
-        interpreter.apply_atomic(self.rules, st, option)
+    def legal_options(self, st: GameState, player: int | None = None) -> list[str]:
+        d = self.decision(st, player)
+        return [] if d is None else list(d.options)
 
-    def apply_fast(self, st: GameState, option: str) -> None:
+    def apply(self, st: GameState, option: str, player: int | None = None) -> None:
+        """Apply one option, all or nothing: on any error the state is exactly as before.
+        `player`: whose decision it answers when several seats decide at once (default:
+        the first pending one; `@N:option` says the same)."""
+        interpreter.apply_atomic(self.rules, st, addressed_option(st, option, player))
+
+    def apply_fast(self, st: GameState, option: str, player: int | None = None) -> None:
         """`apply` without the undo, for batch runners that drop a game that fails: a legal
         option that fails part-way leaves the state half applied. About ten times cheaper."""
+        if player is not None:
+            option = addressed_option(st, option, player)
         interpreter.apply(self.rules, st, option)
 
     def observe(self, st: GameState, player: int) -> dict[str, Any]:

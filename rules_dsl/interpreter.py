@@ -9,7 +9,7 @@ from rules_dsl import chosen, rng
 from rules_dsl.effects.base import running_card, watch
 from rules_dsl.errors import GameRecord, GameRuntimeError, IllegalOption, RulesError, RulesLoopError
 from rules_dsl.rules import Rules
-from rules_dsl.state import CardState, Frame, GameState
+from rules_dsl.state import CardState, Decision, Frame, GameState
 from rules_dsl.statistics import Recorder
 
 
@@ -197,32 +197,115 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
     d = st.pending
     if d is None:
         raise IllegalOption("the game is over: there is nothing to decide" if st.over else "no decision is pending")
+    if st.also or option[:1] == "@":
+        _apply_among(rules, st, option)
+        return
     try:
         index = d.options.index(option)
     except ValueError:
-        legal = ", ".join(repr(o) for o in d.options)
-        raise IllegalOption(
-            f"{option!r} is not a legal option now. Player {d.player + 1} must {d.prompt} ({d.source}); "
-            f"legal options: {legal}"
-        ) from None
+        raise IllegalOption(_not_legal(d, option)) from None
     st.pending = None
     st.log.append(option)
     st.turn_decisions += 1
     try:
-        if st.turn_decisions > rules.decision_limit:
-            raise RulesLoopError(_decision_limit_message(rules, st))
-        if len(st.log) > rules.game_decision_limit:
-            raise RulesLoopError(
-                f"the game is not over after {rules.game_decision_limit} decisions: it never ends (its end "
-                "triggers or a deal's end never hold; game-end: turn-limit ends it, a pack's limits: "
-                "decisions-per-game raises the bound)"
-            )
+        _limits(rules, st)
         fr = st.frames[-1]
         st.rules = rules
-        rules.effects[fr.eid].resume(st, fr, d.values[index])
+        effect = rules.effects[fr.eid]
+        if effect.simultaneous:  # the last seat of a simultaneous decision answered
+            effect.answer(st, fr, d.player, d.values[index])  # type: ignore[attr-defined]
+        else:
+            effect.resume(st, fr, d.values[index])
         run(rules, st, fresh=False)
     except Exception as exc:
         raise _in_game(rules, st, exc) from None
+
+
+def _not_legal(d: Decision, option: str) -> str:
+    legal = ", ".join(repr(o) for o in d.options)
+    return (
+        f"{option!r} is not a legal option now. Player {d.player + 1} must {d.prompt} ({d.source}); "
+        f"legal options: {legal}"
+    )
+
+
+def pending_decisions(st: GameState) -> list[Decision]:
+    """Every decision pending now: one, or one per seat of a simultaneous decision."""
+    d = st.pending
+    if d is None:
+        return []
+    if not st.also:
+        return [d]
+    return [d, *st.also]
+
+
+def deciding_at_once(st: GameState) -> bool:
+    """Whether the pending decisions are seats' answers to a simultaneous decision."""
+    frames = st.frames
+    return bool(st.also) or (bool(frames) and st.rules.effects[frames[-1].eid].simultaneous)
+
+
+def addressed(st: GameState, option: str) -> tuple[Decision, str]:
+    """The decision an option answers and the option itself: a plain option answers
+    `GameState.pending`, `@N:option` the pending decision of player N (several seats
+    decide at once, `effects.simultaneous`). IllegalOption if there is none."""
+    d = st.pending
+    if d is None:
+        raise IllegalOption("the game is over: there is nothing to decide" if st.over else "no decision is pending")
+    if option[:1] != "@":
+        return d, option
+    seat_text, colon, bare = option[1:].partition(":")
+    if not colon or not seat_text.isdigit():
+        raise IllegalOption(f"{option!r}: an option for one seat is written @N:OPTION, N the player's number")
+    seat = int(seat_text) - 1
+    for x in pending_decisions(st):
+        if x.player == seat:
+            return x, bare
+    waiting = ", ".join(str(x.player + 1) for x in pending_decisions(st))
+    raise IllegalOption(f"{option!r}: player {seat_text} has no decision pending (pending: player {waiting})")
+
+
+def _apply_among(rules: Rules, st: GameState, option: str) -> None:
+    """One seat's answer to a simultaneous decision: kept until every seat has answered,
+    then the game goes on. Logged plain when it answers `pending`, else as `@N:option`."""
+    d, bare = addressed(st, option)
+    try:
+        index = d.options.index(bare)
+    except ValueError:
+        raise IllegalOption(_not_legal(d, bare)) from None
+    fr = st.frames[-1] if st.frames else None
+    effect = rules.effects[fr.eid] if fr is not None else None
+    if (fr is None or effect is None or not effect.simultaneous) and d is st.pending and not st.also:
+        apply(rules, st, bare)  # `@N:` for the one seat deciding: the plain option
+        return
+    if fr is None or effect is None or not effect.simultaneous:
+        raise IllegalOption(f"{option!r}: only a simultaneous decision is answered for one seat")
+    first = d is st.pending
+    if first:
+        st.pending = st.also.pop(0) if st.also else None
+    else:
+        st.also.remove(d)
+    st.log.append(bare if first else f"@{d.player + 1}:{bare}")
+    st.turn_decisions += 1
+    try:
+        _limits(rules, st)
+        st.rules = rules
+        effect.answer(st, fr, d.player, d.values[index])  # type: ignore[attr-defined]
+        if st.pending is None:
+            run(rules, st, fresh=False)
+    except Exception as exc:
+        raise _in_game(rules, st, exc) from None
+
+
+def _limits(rules: Rules, st: GameState) -> None:
+    if st.turn_decisions > rules.decision_limit:
+        raise RulesLoopError(_decision_limit_message(rules, st))
+    if len(st.log) > rules.game_decision_limit:
+        raise RulesLoopError(
+            f"the game is not over after {rules.game_decision_limit} decisions: it never ends (its end "
+            "triggers or a deal's end never hold; game-end: turn-limit ends it, a pack's limits: "
+            "decisions-per-game raises the bound)"
+        )
 
 
 def apply_atomic(rules: Rules, st: GameState, option: str) -> None:

@@ -304,4 +304,9 @@ def sample(rules: Rules, st: GameState, seat: int, rnd: random.Random, pools: li
             if cards[c].type != t:  # copies of one card swapped: nothing to change (or copy)
                 copy.card_to_change(c).type = t
     copy.rng = rnd.getrandbits(64)
+    frames = copy.frames
+    if frames and rules.effects[frames[-1].eid].simultaneous:
+        # the others' answers are hidden from `seat`: in the sample they have not answered
+        # yet, and their questions are asked again on the sample's cards
+        rules.effects[frames[-1].eid].forget(copy, frames[-1], seat)  # type: ignore[attr-defined]
     return copy

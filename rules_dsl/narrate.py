@@ -20,6 +20,7 @@ import attrs
 
 from rules_dsl import knowledge
 from rules_dsl.effects.choices import hidden_id
+from rules_dsl.interpreter import addressed, deciding_at_once
 from rules_dsl.knowledge import PUBLIC as PUBLIC  # the seat of nobody, re-exported for callers
 from rules_dsl.observation import observe
 from rules_dsl.rules import Rules
@@ -195,12 +196,13 @@ class Narrator:
         """The lines for one decision: `before` is the state it was taken in (`seen` the
         seat's view of it, from `snapshot`), `after` the state it led to."""
         rules = self.rules
-        d = before.pending
-        assert d is not None
+        d, option = addressed(before, option)
         index = d.options.index(option)
         now = _view(rules, after, self.seat)
         card = card_of(rules, before, d, index)
-        if card is not None:
+        if self.seat != d.player and deciding_at_once(before):
+            choice = "has chosen"  # hidden from the others until every seat has answered
+        elif card is not None:
             if card in seen.where or card in now.where:
                 choice = "chooses " + rules.cards[before.cards[card].type].name
             else:
@@ -342,6 +344,6 @@ def apply_told(engine: Engine, narrator: Narrator, st: GameState, option: str) -
     tellers = [narrator.at(PUBLIC), *(narrator.at(p) for p in range(st.players))]
     seen = [t.snapshot(before) for t in tellers]
     engine.apply(st, option)
-    assert before.pending is not None
+    decider = addressed(before, option)[0].player
     told = [t.step(before, v, st, option) for t, v in zip(tellers, seen)]
-    return Told(told[0], before.pending.player, reveals(engine.rules, before, st), tuple(told[1:]))
+    return Told(told[0], decider, reveals(engine.rules, before, st), tuple(told[1:]))

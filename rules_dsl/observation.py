@@ -36,6 +36,10 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
             zones[key] = [_card_view(rules, st, c, view, player) for c in cards]
     d = st.pending
     decision = None
+    waiting = [d.player] if d is not None else []
+    if st.also:  # several seats decide at once: each sees its own question, and who is still deciding
+        waiting.extend(x.player for x in st.also)
+        d = next((x for x in [d, *st.also] if x is not None and x.player == player), d)
     if d is not None and d.player == player:
         decision = {"prompt": d.prompt, "source": d.source, "options": list(d.options)}
     return {
@@ -49,7 +53,8 @@ def observe(rules: Rules, st: GameState, player: int) -> dict[str, Any]:
         "shared": dict(st.shared),
         "zones": zones,
         "decision": decision,
-        "waiting_for": None if d is None else d.player,
+        "waiting_for": None if st.pending is None else st.pending.player,
+        "waiting": waiting,  # every seat with a decision pending (several when they decide at once)
         "over": st.over,
         "scores": list(st.scores),
         "winners": list(st.winners),

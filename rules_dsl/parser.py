@@ -33,6 +33,7 @@ AGGREGATES = frozenset(
         "among_players",
         "count_players",
         "for_players_where",
+        "for_players_at_once",
         "choose_player",
         "choose_other_player",
         "where",  # a query's `where COND`: tested on each card
@@ -371,6 +372,10 @@ class _ToAst(Transformer[Token, Any]):
 
     def for_players_where(self, meta: Any, ch: list[Any]) -> ast.ForPlayersWhere:
         return ast.ForPlayersWhere(str(ch[0]), ch[1], ch[2], _pos(meta))
+
+    def for_players_at_once(self, meta: Any, ch: list[Any]) -> ast.ForPlayersAtOnce:
+        cond = ch[1] if len(ch) == 4 else None
+        return ast.ForPlayersAtOnce(str(ch[0]), cond, ch[-2], ch[-1], _pos(meta))
 
     def choose_value(self, meta: Any, ch: list[Any]) -> ast.ChooseValue:
         ch = [c for c in ch if c is not None]

@@ -210,6 +210,12 @@ def _for_players_where(n: ast.ForPlayersWhere, follow: frozenset[str]) -> str:
     return f"for each {n.who} where {show(n.cond)}: {body(n.body)}"
 
 
+@prints(ast.ForPlayersAtOnce, compound=True)
+def _for_players_at_once(n: ast.ForPlayersAtOnce, follow: frozenset[str]) -> str:
+    where = f" where {show(n.cond)}" if n.cond is not None else ""
+    return f"for each {n.who}{where} at once: {body(n.choice)} then: {body(n.body)}"
+
+
 @prints(ast.ForCards, compound=True)
 def _for_cards(n: ast.ForCards, follow: frozenset[str]) -> str:
     return f"for each {show(n.query)}{_bind(n.bind)}: {body(n.body)}"

@@ -116,7 +116,10 @@ def pending_problem(rules: Rules, st: GameState) -> str:
     d = st.pending
     if d is None:
         return ""
-    for option, value in zip(d.options, d.values):
+    asked = [(option, value) for option, value in zip(d.options, d.values)]
+    for other in st.also:  # seats deciding at once: each answered as the log writes it
+        asked.extend((f"@{other.player + 1}:{option}", value) for option, value in zip(other.options, other.values))
+    for option, value in asked:
         try:
             interpreter.apply(rules, st.clone(), option)
         except RulesError:
@@ -192,10 +195,21 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
         if len(st.scores) != n:
             problems.append(f"the game is over with {len(st.scores)} scores for {n} players")
     elif d is not None:
-        if d.player not in seats:
-            problems.append(f"the pending decision is player {d.player}'s, not a seat of {n} players")
-        if len(set(d.options)) != len(d.options) or not d.options:
-            problems.append("the pending decision's options are empty or repeated")
+        deciding = [d, *st.also]
+        for x in deciding:
+            if x.player not in seats:
+                problems.append(f"the pending decision is player {x.player}'s, not a seat of {n} players")
+            if len(set(x.options)) != len(x.options) or not x.options:
+                problems.append("the pending decision's options are empty or repeated")
+            if len(x.options) != len(x.values):
+                problems.append("a pending decision's options and values do not match")
+        if len({x.player for x in deciding}) != len(deciding):
+            problems.append("two pending decisions are the same player's")
+        top = st.frames[-1].eid if st.frames else -1
+        if st.also and not (0 <= top < len(rules.effects) and rules.effects[top].simultaneous):
+            problems.append("several decisions are pending but no simultaneous decision asks them")
+    elif st.also:
+        problems.append("decisions are pending beside none")
     if st.turn < 0 or st.round < 0 or st.turn_decisions < 0 or st.extra_rounds_left < 0 or st.pools < 0:
         problems.append("a count of turns, rounds or decisions is negative")
     return problems

@@ -97,6 +97,9 @@ class GameState:
     shared: dict[str, int]  # counters of the game itself
     frames: list[Frame] = attrs.Factory(list)
     pending: Decision | None = None
+    # further decisions pending at the same time, other seats' (`effects.simultaneous`): a
+    # plain option answers `pending`, "@N:option" the decision of player N
+    also: list[Decision] = attrs.Factory(list)
     failed: bool = False
     active: int = 0
     first: int = 0  # the start player's seat: a round ends after the seat before it
@@ -214,6 +217,7 @@ class GameState:
             d.options = p.options.copy()
             d.values = p.values.copy()
             d.source = p.source
+        st.also = [_copied(a) for a in self.also] if self.also else []
         st.failed = self.failed
         st.active = self.active
         st.first = self.first
@@ -238,6 +242,10 @@ class GameState:
         st.lasting = [Lasting(x.ability, x.player, x.src, x.vars.copy()) for x in self.lasting] if self.lasting else []
         st.used = self.used.copy()
         return st
+
+
+def _copied(d: Decision) -> Decision:
+    return Decision(d.player, d.prompt, d.options.copy(), d.values.copy(), d.source)
 
 
 # The fields `restore` keeps: what a state is played by, not what it is.

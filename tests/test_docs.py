@@ -26,11 +26,12 @@ from rules_dsl.parser import _lark, parse
 
 DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
 FENCE = re.compile(r"^```(.*)$")
-PACKS = ("base", "microcosm", "love-letter", "dominion-first-game", "escalation")
+PACKS = ("base", "microcosm", "love-letter", "dominion-first-game", "escalation", "sushi-go")
 # packs that are example folders rather than installed packs
 FOLDERS = {
     "love-letter": str(ROOT / "examples" / "games" / "love-letter"),
     "dominion-first-game": str(ROOT / "examples" / "games" / "dominion-first-game"),
+    "sushi-go": str(ROOT / "examples" / "games" / "sushi-go"),
 }
 STARTS = {"": "start", "condition": "condition", "expression": "expression"}
 TUTORIAL = ROOT / "docs" / "tutorial.md"

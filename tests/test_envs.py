@@ -96,10 +96,13 @@ EXAMPLES = [
     (str(ROOT / "examples" / "games" / "love-letter"), 3),
     (str(ROOT / "examples" / "games" / "dominion-first-game"), 2),
     (str(ROOT / "examples" / "games" / "polignac"), 4),
+    (str(ROOT / "examples" / "games" / "sushi-go"), 3),  # simultaneous decisions, asked one seat at a time
 ]
 
 
-@pytest.mark.parametrize("pack,players", EXAMPLES, ids=["love-letter-3p", "dominion-first-game", "polignac"])
+@pytest.mark.parametrize(
+    "pack,players", EXAMPLES, ids=["love-letter-3p", "dominion-first-game", "polignac", "sushi-go-3p"]
+)
 def test_every_option_of_the_example_games_is_in_the_catalogue(pack: str, players: int) -> None:
     test_every_option_of_random_games_is_in_the_catalogue(pack, players)
 

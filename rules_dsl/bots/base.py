@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from rules_dsl.determinize import Pool, determinize, unknown_pools
 from rules_dsl.engine import Engine
+from rules_dsl.interpreter import pending_decisions
 from rules_dsl.state import GameState
 
 
@@ -19,8 +20,12 @@ class Turn:
 
     __slots__ = ("engine", "player", "options", "prompt", "decided", "_state", "_observation", "_unseen")
 
-    def __init__(self, engine: Engine, st: GameState) -> None:
+    def __init__(self, engine: Engine, st: GameState, player: int | None = None) -> None:
+        """`player`: whose decision, when several seats decide at once (default: the first
+        pending one, `GameState.pending`)."""
         d = st.pending
+        if player is not None:
+            d = next((x for x in pending_decisions(st) if x.player == player), None)
         assert d is not None
         self.engine = engine
         self.player = d.player

@@ -81,6 +81,7 @@ UNDERSTOOD = frozenset(
         "ForChosen",
         "ForPlayers",
         "ForPlayersWhere",
+        "ForPlayersAtOnce",
         "GroupRef",
         "HighestProp",
         "If",

@@ -11,7 +11,7 @@ from rules_dsl import ast, printer
 from rules_dsl.compiler import params as named
 from rules_dsl.compiler.compile_error import CompileError as CompileError  # imported from here by the compiler
 from rules_dsl.compiler.vocabulary import Vocabulary
-from rules_dsl.effects import abilities, choices, control, players, primitives
+from rules_dsl.effects import abilities, choices, control, players, primitives, simultaneous
 from rules_dsl.effects import values as v
 from rules_dsl.effects.base import Effect, Nothing
 from rules_dsl.errors import suggest
@@ -398,6 +398,29 @@ class StatementCompiler:
             who=node.who,
             cond=self.cond(node.cond),
             body=self.body(node.body),
+        )
+
+    def s_ForPlayersAtOnce(self, node: ast.ForPlayersAtOnce, optional: str) -> Effect:
+        choice_node = node.choice
+        said = choice_node.text if isinstance(choice_node, ast.Block) else _text(choice_node)
+        if isinstance(choice_node, ast.Block) and len(choice_node.stmts) == 1:
+            choice_node = choice_node.stmts[0]
+        # `you may choose ...`: the choice itself offers to pass
+        choice = self.stmt(choice_node.body, "pass") if isinstance(choice_node, ast.May) else self.stmt(choice_node)
+        if not choice.secret:
+            raise CompileError(
+                "'for each ... at once:' asks one choice of every seat, answered hidden from the others: "
+                f"{said!r} is not one (give one 'choose ... as the NAME', then act on it after 'then:')",
+                _pos(choice_node),
+            )
+        body = self.body(node.body)
+        return self.add(
+            simultaneous.AtOnce,
+            text=f"for each {node.who} at once",
+            who=node.who,
+            cond=self.cond(node.cond) if node.cond is not None else None,
+            choice=choice,
+            body=body,
         )
 
     def s_ChooseValue(self, node: ast.ChooseValue, optional: str) -> Effect:
@@ -1079,6 +1102,7 @@ STATEMENTS: dict[type, StatementCompile] = {
     ast.ChoosePlayer: StatementCompiler.s_ChoosePlayer,
     ast.ForChosen: StatementCompiler.s_ForChosen,
     ast.ForPlayersWhere: StatementCompiler.s_ForPlayersWhere,
+    ast.ForPlayersAtOnce: StatementCompiler.s_ForPlayersAtOnce,
     ast.ChooseValue: StatementCompiler.s_ChooseValue,
     ast.TurnOrder: StatementCompiler.s_TurnOrder,
     ast.OnlyIf: StatementCompiler.s_OnlyIf,

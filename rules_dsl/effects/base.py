@@ -28,6 +28,11 @@ class Effect:
     # end trigger checked at once whose condition reads more than counters and zone sizes
     # is tested after each such step
     changes: bool = False
+    # a choice whose answer only binds a name: several seats may be asked it at once
+    # (`effects.simultaneous`)
+    secret: bool = False
+    # answers come from several seats in any order (`effects.simultaneous.AtOnce`)
+    simultaneous: bool = False
     text: str
 
     def execute(self, st: GameState, fr: Frame) -> bool:

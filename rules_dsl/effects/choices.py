@@ -146,6 +146,7 @@ def token_options(st: GameState, pairs: list[Any], player: int, blind: bool = Tr
 
 @attrs.frozen(eq=False)
 class ChooseCard(Guard):
+    secret = True
     eid: int
     text: str
     query: CardSet
@@ -193,6 +194,7 @@ class ChooseCard(Guard):
 class ChooseZone(Guard):
     """`choose a market-pile that is not empty as the pile`."""
 
+    secret = True
     eid: int
     text: str
     zones: tuple[tuple[str, str], ...]  # (zone, parameter that must not be 0, or "")
@@ -348,6 +350,7 @@ class TakeToken(TokenChoice):
 class ChooseKind(Guard):
     """`choose a resource kind as the kind`: a token kind of a group, bound as a word."""
 
+    secret = True
     eid: int
     text: str
     kinds: tuple[str, ...]

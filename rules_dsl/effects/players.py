@@ -55,6 +55,7 @@ class _ChooseOne:
     __slots__ = ()
     text: str
     name: str
+    secret = True
 
     def _options(self, st: GameState, fr: Frame) -> list[Any]:
         raise NotImplementedError

@@ -152,14 +152,14 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
     def seat_context(game: Game, seat: int, token: str) -> dict[str, Any]:
         data = table.view(game, seat)
-        d = game.state.pending
         return {
             "game": game.row,
             "seat": seat,
             "token": token,
             "data": data,
             "decision": data["view"]["decision"],
-            "waiting": None if d is None else d.player,
+            # every seat still deciding (several when they decide at once)
+            "waiting": [w for w in data["view"]["waiting"] if w != seat],
             "areas": pages.areas(book(game), data["view"], seat),
             "version": table.version(game),
             "choices": list(zip(data["options"], data["labels"])),

@@ -22,11 +22,11 @@ import attrs
 
 from rules_dsl import card_view, narrate
 from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS, Turn, make_bot, parse_budget
-from rules_dsl.engine import Engine
+from rules_dsl.engine import Engine, addressed_option
 from rules_dsl.errors import IllegalOption, RulesError, suggest
 from rules_dsl.packs.installed import installed_packs
 from rules_dsl.serve.store import GameRow, Seat, Store, StoreFailed, Tampered
-from rules_dsl.state import GameState
+from rules_dsl.state import Decision, GameState
 
 MAX_PLAYERS = 16
 MAX_SEED = 2**63 - 1
@@ -185,14 +185,16 @@ class Table:
             raise Refused(403, f"this token is not seat {seat + 1}'s")
 
     def decide(self, game: Game, seat: int, option: str) -> None:
-        d = game.state.pending
-        if d is None:
+        st = game.state
+        if st.pending is None:
             raise Refused(409, "the game is over: there is nothing to decide")
-        if d.player != seat:
-            raise Refused(409, f"it is not seat {seat + 1}'s decision: seat {d.player + 1} must {d.prompt}")
+        d = game.engine.decision(st, seat)
+        if d is None:
+            waiting = ", ".join(str(x.player + 1) for x in game.engine.decisions(st))
+            raise Refused(409, f"it is not seat {seat + 1}'s decision: waiting for seat {waiting}")
         if option not in d.options:
             raise Refused(409, f"{option!r} is not a legal option now; legal: {', '.join(d.options)}")
-        self._commit(game, option)
+        self._commit(game, addressed_option(st, option, seat))
         self._wake_bots(game)
 
     def _commit(self, game: Game, option: str) -> None:
@@ -206,15 +208,19 @@ class Table:
         except RulesError as exc:  # the pack failed on a legal option: Engine.apply undid it
             raise Refused(500, f"the rules failed on this option: {exc}") from None
         try:
-            self.store.add_decision(game.row.id, len(game.state.log) - 1, option)
+            # as the log writes it (`@N:option` for one seat of several deciding at once)
+            self.store.add_decision(game.row.id, len(game.state.log) - 1, game.state.log[-1])
         except StoreFailed as exc:
             game.state = before
             game.taken.pop()
             raise Refused(503, f"{UNSTORED} ({exc}): nothing was applied; send it again") from None
 
+    def _bot_decision(self, game: Game) -> Decision | None:
+        """The first pending decision a bot seat must take (several seats may decide at once)."""
+        return next((d for d in game.engine.decisions(game.state) if game.row.seats[d.player].kind != "human"), None)
+
     def _wake_bots(self, game: Game) -> None:
-        d = game.state.pending
-        if d is not None and game.row.seats[d.player].kind != "human" and game.row.id not in self.due:
+        if self._bot_decision(game) is not None and game.row.id not in self.due:
             self.due.append(game.row.id)
             self.wake.notify()
 
@@ -222,7 +228,7 @@ class Table:
         """One bot decision of the game first due. Called with the lock held. False when the
         database could not store it: the game is due again, and the bots wait a little."""
         game = self.games.get(self.due.pop(0))
-        if game is None or (d := game.state.pending) is None or game.row.seats[d.player].kind == "human":
+        if game is None or (d := self._bot_decision(game)) is None:
             return True  # undone or rebuilt since it became due
         seat = game.row.seats[d.player]
         # a fresh bot per decision, seeded by the game, the seat and the step: after a
@@ -231,7 +237,8 @@ class Table:
             budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
             seed = game.row.seed * 1009 + d.player + 7919 * len(game.state.log)
             bot = make_bot(seat.kind, game.engine, seed, budget)
-            self._commit(game, bot.choose(Turn(game.engine, game.state)))
+            option = bot.choose(Turn(game.engine, game.state, d.player))
+            self._commit(game, addressed_option(game.state, option, d.player))
         except Refused as exc:
             if exc.status == 503:  # the database is busy: nothing applied, the bot tries again
                 game.trouble = f"seat {d.player + 1} ({seat.kind}) is waiting: {exc.reason}"
@@ -290,8 +297,8 @@ class Table:
     def view(self, game: Game, seat: int) -> dict[str, Any]:
         """What the API returns to a seat: a pure function of the game (no clock, no token)."""
         st = game.state
-        d = st.pending
-        mine = d is not None and d.player == seat
+        d = game.engine.decision(st, seat)
+        mine = d is not None
         allowed, reason = self.undo_status(game, seat)
         return {
             "over": st.over,
