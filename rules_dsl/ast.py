@@ -477,6 +477,15 @@ class Peek:
 
 
 @attrs.frozen
+class PointOut:
+    """`point out cards in the target's hand whose colour is the named`: every player learns,
+    of each card in those zones, whether it passes the filters."""
+
+    query: Query
+    pos: Pos
+
+
+@attrs.frozen
 class TopCard:
     zone: Ref
     pos: Pos
@@ -884,6 +893,7 @@ Stmt = (
     | ForChosen
     | ForPlayersWhere
     | ForPlayersAtOnce
+    | PointOut
     | ChooseValue
     | TurnOrder
     | SetVar

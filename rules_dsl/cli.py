@@ -302,6 +302,8 @@ def cmd_load(args: argparse.Namespace) -> int:
                 "pending": None
                 if d is None
                 else {"player": d.player + 1, "prompt": d.prompt, "source": d.source, "options": list(d.options)},
+                # every player still deciding (several when they decide at once)
+                "waiting": [x.player + 1 for x in engine.decisions(st)],
                 "notices": notices,
             }
         )
@@ -323,14 +325,17 @@ def cmd_load(args: argparse.Namespace) -> int:
     terminal.check_seats([seat + 1], st.players)
     for line in render_observation(engine.observe(st, seat), seat).splitlines():
         terminal.say(line)
-    if d is not None and d.player == seat:
+    mine = engine.decision(st, seat)  # several seats may be deciding at once
+    if mine is not None:
         from rules_dsl.narrate import option_labels
 
+        d = mine
         terminal.say(f"player {d.player + 1}, {d.source}: {d.prompt}")
         for i, (option, label) in enumerate(zip(d.options, option_labels(engine.rules, st, d)), 1):
             terminal.say(f"  {i}. {label} [{option}]")
     elif d is not None:  # another seat's options are its own to see
-        terminal.say(f"waiting for player {d.player + 1} ({d.source})")
+        waiting = ", ".join(str(x.player + 1) for x in engine.decisions(st))
+        terminal.say(f"waiting for player {waiting} ({d.source})")
     return 0
 
 

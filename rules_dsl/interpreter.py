@@ -205,10 +205,12 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
     except ValueError:
         raise IllegalOption(_not_legal(d, option)) from None
     st.pending = None
-    st.log.append(option)
+    log = st.log
+    log.append(option)
     st.turn_decisions += 1
     try:
-        _limits(rules, st)
+        if st.turn_decisions > rules.decision_limit or len(log) > rules.game_decision_limit:
+            _limits(rules, st)  # raises
         fr = st.frames[-1]
         st.rules = rules
         effect = rules.effects[fr.eid]

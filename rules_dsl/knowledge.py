@@ -36,11 +36,18 @@ back). It is canonical: the types are taken in sorted order and laid out by posi
 two states that differ only by which of a pool's unidentified cards is which give the same
 samples for the same random draws.
 
+**Pointed out.** `point out QUERY` (a hint: "these cards of your hand are blue") tells
+every seat, of each card in the query's zones, whether it matches: the card types it may
+be are kept on the card (`CardState.allowed`, the types for which it would answer the
+same), public, shown in observations (`could-be`), and `sample` deals each such card a
+type it allows. They are forgotten where the card could be followed no more (a shuffle,
+a card taken unseen) and when it lies face up in everyone's sight.
+
 Known limits (weaker, never stronger, than a perfect memory): a seat forgets a card it saw
 that went somewhere hidden without a shuffle (a discard pile's covered cards, a card
 taken into a hand) unless its pool tells it; merging pools at a shuffle may forget that a
 card outside the shuffle could not be one of the shuffled ones; marks are public but the
-sampler does not read what a mark may tell about a card.
+sampler does not read what a mark may tell about a card (`point out` is what it reads).
 """
 
 from __future__ import annotations
@@ -210,8 +217,11 @@ def _merge(st: GameState, cards: list[int]) -> None:
 def shuffled(st: GameState, cards: list[int]) -> None:
     """A zone holding `cards` was shuffled: nobody knows which is where any more."""
     for c in cards:
-        if st.cards[c].seen:
-            st.card_to_change(c).seen = ()
+        cs = st.cards[c]
+        if cs.seen or cs.allowed:
+            cs = st.card_to_change(c)
+            cs.seen = ()
+            cs.allowed = ()
     if len(cards) > 1:
         _merge(st, cards)
 
@@ -236,9 +246,76 @@ def taken_unseen(st: GameState, card: int, source: str) -> None:
         seen = st.cards[c].seen
         if seen and any(s in seen for s in blind):
             st.card_to_change(c).seen = tuple(s for s in seen if s not in blind)
+        if st.cards[c].allowed:  # which of them it was told of, a blind seat cannot follow
+            st.card_to_change(c).allowed = ()
     pools = {st.cards[c].pool for c in group}
     if len(pools) > 1 or -1 in pools:
         _merge(st, group)
+
+
+def point_out(st: GameState, cards: list[int], matches: Any) -> None:
+    """Tell every seat, of each of `cards`, whether `matches(state, card)` holds: each card
+    keeps the types it may be (those for which it would answer the same), narrowed by
+    what was pointed out of it before. `matches` reads the state; it is asked of a copy
+    in which the card is each type in turn."""
+    rules = st.rules
+    every = range(len(rules.cards))
+    probe = st.clone()
+    for c in cards:
+        real = st.cards[c].type
+        answer = matches(st, c)
+        fits = []
+        for t in st.cards[c].allowed or every:
+            probe.card_to_change(c).type = t
+            if matches(probe, c) == answer:
+                fits.append(t)
+        probe.card_to_change(c).type = real
+        st.card_to_change(c).allowed = () if len(fits) == len(rules.cards) else tuple(fits)
+
+
+def _constrained(
+    rules: Rules, cards: list[CardState], pool: Pool, left: list[int], rnd: random.Random
+) -> dict[int, int] | None:
+    """Types for the pool's cards that were pointed out (`CardState.allowed`), each one it
+    allows and shows the back of, drawn from `left` (the pool's types, sorted): the most
+    narrowly told first, each from its fits in random order, backtracking when a later card
+    has none left. None when the pool holds no such card."""
+    look = {c: back for back, holders in pool.backs for c in holders}
+    told = [c for c in pool.cards() if cards[c].allowed]
+    if not told:
+        return None
+    told.sort(key=lambda c: len(cards[c].allowed))
+    counts: dict[int, int] = {}
+    for t in left:
+        counts[t] = counts.get(t, 0) + 1
+    chosen: dict[int, int] = {}
+    budget = [10_000]  # a bound on the search; the real deal is always a way through
+
+    def fits(c: int) -> list[int]:
+        allowed = cards[c].allowed
+        out = [t for t in allowed if counts.get(t, 0) and (c not in look or back_of(rules, t) == look[c])]
+        rnd.shuffle(out)
+        return out
+
+    def place(i: int) -> bool:
+        if i == len(told):
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        c = told[i]
+        for t in fits(c):
+            counts[t] -= 1
+            chosen[c] = t
+            if place(i + 1):
+                return True
+            counts[t] += 1
+            del chosen[c]
+        return False
+
+    if not place(0):
+        return None
+    return chosen
 
 
 # ---- sampling -------------------------------------------------------------------------
@@ -253,6 +330,7 @@ class Pool:
     types: list[int]
     backs: list[tuple[tuple[str, tuple[Any, ...]], list[int]]]
     free: list[int]
+    told: bool = False  # some of its cards were pointed out (`CardState.allowed`)
 
     def cards(self) -> list[int]:
         return [c for _, cs in self.backs for c in cs] + self.free
@@ -276,7 +354,8 @@ def unknown_pools(rules: Rules, st: GameState, seat: int) -> list[Pool]:
     pools = []
     for members, backs, free in found.values():
         if len(members) > 1:
-            pools.append(Pool(sorted(cards[c].type for c in members), list(backs.items()), free))
+            told = any(cards[c].allowed for c in members)
+            pools.append(Pool(sorted(cards[c].type for c in members), list(backs.items()), free, told))
     return pools
 
 
@@ -291,8 +370,16 @@ def sample(rules: Rules, st: GameState, seat: int, rnd: random.Random, pools: li
     cards = copy.cards
     for pool in unknown_pools(rules, st, seat) if pools is None else pools:
         left = pool.types.copy()
+        told = _constrained(rules, cards, pool, left, rnd) if pool.told else None
+        if told:
+            for c, t in told.items():
+                left.remove(t)
+                if cards[c].type != t:
+                    copy.card_to_change(c).type = t
         if pool.backs:
             for look, holders in pool.backs:
+                if told:
+                    holders = [c for c in holders if c not in told]
                 fits = [t for t in left if back_of(rules, t) == look]
                 rnd.shuffle(fits)
                 for c, t in zip(holders, fits):
@@ -300,7 +387,8 @@ def sample(rules: Rules, st: GameState, seat: int, rnd: random.Random, pools: li
                     if cards[c].type != t:
                         copy.card_to_change(c).type = t
         rnd.shuffle(left)
-        for c, t in zip(pool.free, left):
+        free = [c for c in pool.free if c not in told] if told else pool.free
+        for c, t in zip(free, left):
             if cards[c].type != t:  # copies of one card swapped: nothing to change (or copy)
                 copy.card_to_change(c).type = t
     copy.rng = rnd.getrandbits(64)

@@ -136,6 +136,9 @@ class _View:
     counts: dict[str, int]  # zone it only counts -> cards in it
     counters: dict[str, list[int]]
     shared: dict[str, int]
+    # a card it cannot identify, by zone and place from the top -> the card ids it could be,
+    # by what was pointed out of it (`point out`)
+    told: dict[tuple[str, int], tuple[str, ...]] = attrs.Factory(dict)
 
 
 def _view(rules: Rules, st: GameState, seat: int) -> _View:
@@ -151,6 +154,7 @@ def _view(rules: Rules, st: GameState, seat: int) -> _View:
         for under in card.get("under", ()):
             walk(under, key)
 
+    told: dict[tuple[str, int], tuple[str, ...]] = {}
     for key, zone in view["zones"].items():
         if isinstance(zone, dict):
             counts[key] = zone["count"]
@@ -159,10 +163,12 @@ def _view(rules: Rules, st: GameState, seat: int) -> _View:
             if "top" in zone:
                 walk(zone["top"], key)
             continue
-        for card in zone:
+        for i, card in enumerate(zone):
             walk(card, key)
+            if "could-be" in card:
+                told[key, len(zone) - i] = tuple(card["could-be"])
     peeked = {c for c in where if not knowledge.sees_front(rules, st, c, seat)}
-    return _View(where, peeked, looks, counts, view["counters"], view["shared"])
+    return _View(where, peeked, looks, counts, view["counters"], view["shared"], told)
 
 
 class Narrator:
@@ -263,6 +269,10 @@ class Narrator:
             looked = old.looks.get(card)
             if looked is not None and looked != (tokens, marks):
                 out.append(f"  {self._name(card)}: " + _looks(tokens, marks))
+        for (key, place), could in new.told.items():
+            if old.told.get((key, place)) != could:
+                names = sorted({self.rules.cards[self.rules.card_index[i]].name for i in could})
+                out.append(f"  {zone_name(key)}, card {place} from the top: could be {', '.join(names)}")
         return out
 
     def _name(self, card: int) -> str:

@@ -103,4 +103,6 @@ def _card_view(rules: Rules, st: GameState, card: int, view: int, viewer: int) -
         shown["tokens"] = list(cs.tokens)
     if cs.marks:
         shown["marks"] = list(cs.marks)
+    if cs.allowed and "hidden" in shown:  # what was pointed out of it in public
+        shown["could-be"] = sorted({rules.cards[t].id for t in cs.allowed})
     return shown

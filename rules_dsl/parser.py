@@ -312,6 +312,9 @@ class _ToAst(Transformer[Token, Any]):
     def peek(self, meta: Any, ch: list[Any]) -> ast.Peek:
         return ast.Peek(ch[0], _pos(meta))
 
+    def point_out(self, meta: Any, ch: list[Any]) -> ast.PointOut:
+        return ast.PointOut(ch[0], _pos(meta))
+
     def top_card(self, meta: Any, ch: list[Any]) -> ast.TopCard:
         return ast.TopCard(ch[-1], _pos(meta))
 

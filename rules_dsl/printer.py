@@ -357,6 +357,11 @@ def _clear_marks(n: ast.ClearMarks, follow: frozenset[str]) -> str:
     return f"clear all {n.name} marks"
 
 
+@prints(ast.PointOut)
+def _point_out(n: ast.PointOut, follow: frozenset[str]) -> str:
+    return f"point out {show(n.query)}"
+
+
 @prints(ast.Peek)
 def _peek(n: ast.Peek, follow: frozenset[str]) -> str:
     return f"peek at {show(n.card)}"

@@ -186,6 +186,8 @@ def check_fields(rules: Rules, st: GameState) -> list[str]:
     for i, cs in enumerate(st.cards):
         if any(p not in seats for p in cs.seen):
             problems.append(f"card {i} was seen by a player who is not in the game")
+        if cs.allowed and (cs.type not in cs.allowed or not all(0 <= t < len(rules.cards) for t in cs.allowed)):
+            problems.append(f"card {i} is not one of the card types pointed out for it")
         if not -1 <= cs.pool < st.pools:
             problems.append(f"card {i} is in pool {cs.pool}, which the game has not made (it made {st.pools})")
     d = st.pending

@@ -105,6 +105,7 @@ def _card_from_data(value: Any, _: Any) -> CardState:
     card.pool = value.get("pool", -1)
     if type(card.pool) is not int:
         raise TypeError("not a card")
+    card.allowed = _items(value["allowed"], int) if "allowed" in value else ()
     return card
 
 
@@ -119,6 +120,7 @@ def _card_to_data(card: CardState) -> dict[str, Any]:
         "marks": [*card.marks],
         "seen": [*card.seen],
         "pool": card.pool,
+        "allowed": [*card.allowed],
     }
 
 
@@ -129,6 +131,7 @@ def _cards_to_data(cards: list[CardState]) -> list[dict[str, Any]]:
     for card in cards:
         out.append(
             {
+                "allowed": [*card.allowed],
                 "loc": card.loc,
                 "marks": [*card.marks],
                 "pool": card.pool,

@@ -32,6 +32,9 @@ class CardState:
     marks: tuple[str, ...] = ()  # names set by "mark it as ..." until cleared
     seen: tuple[int, ...] = ()  # players who peeked at it while it was hidden
     pool: int = -1  # the pool of cards it was mixed up with (rules_dsl/knowledge.py); -1: none yet
+    # the card types it may be, by what was pointed out of it in public ("point out ...";
+    # rules_dsl/knowledge.py), sorted; empty: nothing was
+    allowed: tuple[int, ...] = ()
 
 
 def without(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
@@ -157,6 +160,7 @@ class GameState:
         d.marks = c.marks
         d.seen = c.seen
         d.pool = c.pool
+        d.allowed = c.allowed
         self.cards[card] = d
         self.own.add(card)
         return d

@@ -46,7 +46,6 @@ CAUGHT = {
     "creates-cards": "pack invariant 'what is removed from the game stays out'",
     "loses-influence": "pack invariant 'influence is taken from the supply, never lost'",
     "no-options": properties.DECISION,
-    "leaks-hidden": properties.HIDDEN,
 }
 
 
@@ -260,3 +259,44 @@ def test_a_set_up_that_never_finishes_is_caught_before_any_decision(tmp_path: Pa
     failure = check(Engine.load(paths), paths, games=2)
     assert failure is not None
     assert failure.log == () and failure.where == "during set-up"
+
+
+def test_a_blind_pick_from_a_hidden_hand_is_offered_by_place_and_passes() -> None:
+    """The old `leaks-hidden` broken pack: a card whose text chooses a card of the
+    opponent's hand. Its options named the cards (caught as a leak); now they are places
+    (`hand.p2#1`), which `check` accepts, and a decision that names a hidden card by what it
+    is is still caught (below)."""
+    paths = [str(ROOT / "cards"), str(ROOT / "tests" / "packs" / "blind-pick")]
+    engine = Engine.load(paths)
+    assert check(engine, paths) is None
+    offered = 0
+    for seed in range(1, 30):
+        st = engine.new_game(2, seed)
+        for _ in range(200):
+            d = st.pending
+            if d is None:
+                break
+            if d.prompt.startswith("choose a card in the opponent's hand"):
+                assert all(o.startswith(f"hand.p{2 - d.player}#") for o in d.options), d.options
+                offered += 1
+            engine.apply(st, d.options[seed % len(d.options)])
+        if offered:
+            break
+    assert offered
+
+
+def test_an_option_that_names_a_hidden_card_is_caught() -> None:
+    engine = Engine.for_pack("microcosm")
+    st = engine.new_game(2, 1)
+    while True:  # the first decision offering a card its chooser cannot identify
+        d = st.pending
+        assert d is not None
+        if any(o.partition("#")[2] for o in d.options):
+            break
+        engine.apply(st, d.options[0])
+    properties.check_options_hidden(engine, st)  # as the engine offers it: by place
+    i = next(i for i, o in enumerate(d.options) if o.partition("#")[2])
+    d.options[i] = engine.rules.cards[st.cards[d.values[i]].type].id  # as it used to be offered
+    with pytest.raises(properties.Broken) as err:
+        properties.check_options_hidden(engine, st)
+    assert err.value.invariant == properties.HIDDEN and "must be offered by its place" in str(err.value)

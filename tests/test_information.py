@@ -72,8 +72,12 @@ def twin_pairs(engine: Engine, st: GameState, seat: int, rnd: random.Random, mos
     for pool in knowledge.unknown_pools(engine.rules, st, seat):
         for group in [pool.free, *(cards for _, cards in pool.backs)]:
             cards = [c for c in group if not st.cards[c].tokens and not st.cards[c].under]
+            # what was pointed out of a card is part of how it looks: twins share it
             differ = [
-                (a, b) for i, a in enumerate(cards) for b in cards[i + 1 :] if st.cards[a].type != st.cards[b].type
+                (a, b)
+                for i, a in enumerate(cards)
+                for b in cards[i + 1 :]
+                if st.cards[a].type != st.cards[b].type and st.cards[a].allowed == st.cards[b].allowed
             ]
             pairs.extend(p for p in differ if offered & set(p))
             pairs.extend(rnd.sample(differ, min(len(differ), 2)))

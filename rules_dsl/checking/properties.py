@@ -10,8 +10,9 @@ import json
 import random
 from typing import Any
 
+from rules_dsl import knowledge
 from rules_dsl.checking.failures import Broken
-from rules_dsl.effects.choices import ChooseCard, TokenChoice
+from rules_dsl.effects.choices import ChooseCard, TokenChoice, hidden_id
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -84,49 +85,19 @@ def check_replay(engine: Engine, final: GameState) -> None:
 
 
 def hidden_from(engine: Engine, st: GameState, player: int) -> dict[int, Any]:
-    """Cards whose identity `player` may not know, per the zones' declared visibility.
+    """The cards `player` cannot identify (`knowledge`, the one home of who knows what).
 
-    Value None: the card is not shown at all (a hidden zone, or another player's private
-    zone). Otherwise the card is face down and not the player's own, so only its back
-    shows: the value is (kind, public properties), which a swap must keep.
+    Value None: the card is only counted (a hidden zone, another player's private zone, a
+    pile below its top). Otherwise its back shows: (kind, back properties), which a swap
+    must keep.
     """
     rules = engine.rules
     out: dict[int, Any] = {}
-
-    def unseen(c: int) -> None:
-        if player not in st.cards[c].seen:  # a card the player peeked at is known to them
-            out[c] = None
-        for u in st.cards[c].under:
-            unseen(u)
-
-    def shown(c: int, mine: bool) -> None:
-        cs = st.cards[c]
-        if not cs.up and not mine and player not in cs.seen:
-            out[c] = back_of(engine, cs.type)
-        for u in cs.under:
-            shown(u, mine)
-
-    for key, cards in st.zones.items():
-        name, _, seat = key.partition(".")
-        zt = rules.zones[name]
-        owner = int(seat) if seat else -1
-        if zt.visibility == "hidden" or (zt.visibility == "owner" and owner != player):
-            for c in cards:
-                unseen(c)
-        elif zt.visibility == "top":
-            for c in cards[:-1]:
-                unseen(c)
-            for c in cards[-1:]:
-                shown(c, owner == player)
-        else:
-            for c in cards:
-                shown(c, owner == player)
+    for _, card, how in knowledge.placed(rules, st, player):
+        if how is True or player in st.cards[card].seen:
+            continue
+        out[card] = None if how is None else knowledge.back_of(rules, st.cards[card].type)
     return out
-
-
-def back_of(engine: Engine, card_type: int) -> tuple[str, tuple[Any, ...]]:
-    ct = engine.rules.cards[card_type]
-    return (ct.kind, tuple((p, ct.props[p]) for p in ct.public_props))
 
 
 def swappable(engine: Engine, st: GameState, hidden: dict[int, Any], a: int, b: int) -> bool:
@@ -135,10 +106,13 @@ def swappable(engine: Engine, st: GameState, hidden: dict[int, Any], a: int, b: 
         return False
     if ca.tokens or ca.under or cb.tokens or cb.under:
         return False
-    # a face-down card shown by its back must keep the same back
-    if hidden[a] is not None and back_of(engine, cb.type) != hidden[a]:
+    if ca.allowed != cb.allowed:  # what was pointed out of a card is part of how it looks
         return False
-    return hidden[b] is None or back_of(engine, ca.type) == hidden[b]
+    # a face-down card shown by its back must keep the same back
+    rules = engine.rules
+    if hidden[a] is not None and knowledge.back_of(rules, cb.type) != hidden[a]:
+        return False
+    return hidden[b] is None or knowledge.back_of(rules, ca.type) == hidden[b]
 
 
 def pick_swaps(engine: Engine, st: GameState, player: int, rnd: random.Random, n: int) -> list[tuple[int, int]]:
@@ -170,48 +144,34 @@ def observation_text(engine: Engine, st: GameState, player: int) -> str:
     return json.dumps(engine.observe(st, player), sort_keys=True)
 
 
-def _root_zone(st: GameState, card: int) -> str:
-    loc = st.cards[card].loc
-    for _ in range(len(st.cards)):  # a tuck chain is at most as long as the cards
-        if not loc.startswith("^"):
-            break
-        loc = st.cards[int(loc[1:])].loc
-    return loc
-
-
-def unseen_by(engine: Engine, st: GameState, card: int, player: int) -> bool:
-    """The card lies in a zone `player` may not look into, and they have not peeked at it."""
-    name, _, seat = _root_zone(st, card).partition(".")
-    zt = engine.rules.zones.get(name)
-    if zt is None or player in st.cards[card].seen:
-        return False
-    if zt.visibility == "top":  # all but the top card and the cards under it
-        host = card
-        while st.cards[host].loc.startswith("^"):
-            host = int(st.cards[host].loc[1:])
-        zone = st.zones[st.cards[host].loc]
-        return not zone or zone[-1] != host
-    return zt.visibility == "hidden" or (zt.visibility == "owner" and (int(seat) if seat else -1) != player)
-
-
 def check_options_hidden(engine: Engine, st: GameState) -> None:
-    """A choice of cards names each option by its card: none of them may be a card the
-    deciding player cannot see (such a choice must be made blind, or after a peek)."""
-    d = st.pending
-    if d is None or not st.frames:
+    """A card a deciding player cannot identify is offered by its place (`choices.hidden_id`:
+    `hand.p2#1`), never by what it is: an option id must not tell a hidden card."""
+    rules = engine.rules
+    if not st.frames:
         return
-    effect = engine.rules.effects[st.frames[-1].eid]
+    effect = rules.effects[st.frames[-1].eid]
+    if effect.simultaneous:  # every seat answers the same choice
+        effect = effect.choice  # type: ignore[attr-defined]
     if not isinstance(effect, ChooseCard | TokenChoice):
         return
-    for option, value in zip(d.options, d.values):
-        card = value if isinstance(value, int) else (value[0] if isinstance(value, list) else -1)
-        if card >= 0 and unseen_by(engine, st, card, d.player):
-            raise Broken(
-                HIDDEN,
-                f"player {d.player + 1} is offered option {option!r} ({d.prompt}; {d.source}), which names "
-                f"card {card} in {st.cards[card].loc}, hidden from them",
-                expected={},
-            )
+    for d in engine.decisions(st):
+        for option, value in zip(d.options, d.values):
+            card, kind = -1, ""
+            if isinstance(value, int) and not isinstance(value, bool):
+                card = value
+            elif isinstance(value, list):  # (card, token kind)
+                card, kind = value
+            if card < 0 or knowledge.identifies(rules, st, card, d.player):
+                continue
+            place = hidden_id(st, card)
+            if option != (f"{place}:{kind}" if kind else place):
+                raise Broken(
+                    HIDDEN,
+                    f"player {d.player + 1} is offered option {option!r} ({d.prompt}; {d.source}) for card {card} "
+                    f"in {st.cards[card].loc}, which they cannot identify: it must be offered by its place ({place!r})",
+                    expected={},
+                )
 
 
 def check_observations(engine: Engine, st: GameState, rnd: random.Random, swaps_per_player: int) -> tuple[int, int]:
@@ -225,9 +185,9 @@ def check_observations(engine: Engine, st: GameState, rnd: random.Random, swaps_
         text = json.dumps(obs, sort_keys=True)
         if json.loads(text) != obs:
             raise Broken(HIDDEN, f"player {p + 1}'s observation is not plain JSON data")
-        d = st.pending
+        d = engine.decision(st, p)
         shown = obs.get("decision")
-        if d is not None and d.player == p:
+        if d is not None:
             if shown != {"prompt": d.prompt, "source": d.source, "options": d.options}:
                 raise Broken(HIDDEN, f"player {p + 1}'s observation does not show their decision as it is")
         elif shown is not None:

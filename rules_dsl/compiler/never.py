@@ -107,6 +107,7 @@ UNDERSTOOD = frozenset(
         "OnlyIf",
         "Peek",
         "PlayersCond",
+        "PointOut",
         "Pos",
         "PutToken",
         "Query",

@@ -336,6 +336,9 @@ class StatementCompiler:
     def s_ClearMarks(self, node: ast.ClearMarks, optional: str) -> Effect:
         return self.add(primitives.ClearMarks, text=f"clear all {node.name} marks", name=node.name)
 
+    def s_PointOut(self, node: ast.PointOut, optional: str) -> Effect:
+        return self.add(primitives.PointOut, text="point out", query=self.query(node.query))
+
     def s_Peek(self, node: ast.Peek, optional: str) -> Effect:
         return self.add(primitives.Peek, text="peek", card_expr=self.card(node.card))
 
@@ -1094,6 +1097,7 @@ STATEMENTS: dict[type, StatementCompile] = {
     ast.Mark: StatementCompiler.s_Mark,
     ast.ClearMarks: StatementCompiler.s_ClearMarks,
     ast.Peek: StatementCompiler.s_Peek,
+    ast.PointOut: StatementCompiler.s_PointOut,
     ast.TakeTokenOf: StatementCompiler.s_TakeTokenOf,
     ast.PutToken: StatementCompiler.s_PutToken,
     ast.Note: StatementCompiler.s_Note,

@@ -174,6 +174,8 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
             cs.up = zfacing == "up"
     if cs.up and dest in rules.open_zones:
         cs.pool = -1  # in everyone's sight: where it goes from here is public
+        if cs.allowed:
+            cs.allowed = ()
     elif source in rules.private_zones:  # out of a hand: could the others follow it?
         knowledge.taken_unseen(st, card, source)
 

@@ -7,7 +7,7 @@ import attrs
 from rules_dsl import knowledge, rng
 from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, take_top, watch
 from rules_dsl.effects.control import Guard
-from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr, seat_keys
+from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, Query, TextExpr, TopCard, ZoneExpr, seat_keys
 from rules_dsl.errors import RulesError
 from rules_dsl.numbers import MAX_VALUE, bounded
 from rules_dsl.state import Frame, GameState, without
@@ -372,6 +372,27 @@ class Peek(OnOneCard):
         seen = st.cards[card].seen
         if fr.player not in seen:
             st.card_to_change(card).seen = (*seen, fr.player)
+
+
+@attrs.frozen(eq=False)
+class PointOut(Effect):
+    """`point out QUERY`: every player learns, of each card in the query's zones (facing as
+    it says), whether it passes the query's filters (`knowledge.point_out`)."""
+
+    eid: int
+    text: str
+    query: Query
+    atomic = True
+    changes = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        query = self.query
+        up = query.facing == 1
+        cards = [
+            c for key in query.zone_keys(st, fr, -1) for c in st.zones[key] if query.facing < 0 or st.cards[c].up == up
+        ]
+        knowledge.point_out(st, cards, lambda state, card: card in query.cards(state, fr))
+        return True
 
 
 def card_available(st: GameState, fr: Frame, expr: CardExpr) -> bool:
