@@ -131,7 +131,12 @@ def add_parser(sub: Any) -> None:
         description="Play every line-up of the bots named, each with its seats rotated, and report "
         "openskill ratings with their uncertainty and a pairwise table of who finished ahead of whom.",
     )
-    p.add_argument("bots", nargs="+", metavar="BOT", help=f"two or more of: {', '.join(BOT_NAMES)}")
+    p.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help=f"two or more of: {', '.join(BOT_NAMES)}, or your agents as MODULE:CALLABLE (docs/ai.md)",
+    )
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE
     p.add_argument("--players", type=terminal.whole_number(2), default=2, help="players per game (default: 2)")
     p.add_argument(
@@ -157,10 +162,13 @@ def _lineups(n: int) -> str:
 
 def check_bots(names: list[str]) -> list[str]:
     from rules_dsl.bots import BOT_NAMES
+    from rules_dsl.bots.agents import is_agent, load_agent
     from rules_dsl.terminal import UsageError
 
     for n in names:
-        if n not in BOT_NAMES:
+        if is_agent(n):
+            load_agent(n)  # one that does not load: a clear error before any game
+        elif n not in BOT_NAMES:
             hint = suggest(n, BOT_NAMES)
             raise UsageError(f"unknown bot {n!r} (known: {', '.join(BOT_NAMES)})" + (f" ({hint})" if hint else ""))
     for n in names:

@@ -22,6 +22,7 @@ import attrs
 
 from rules_dsl import chosen, files, results
 from rules_dsl.bots import Turn, make_bot
+from rules_dsl.bots.agents import AgentFault
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
 from rules_dsl.statistics import ChoiceCounter, Recorder
@@ -87,19 +88,24 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
     seated = [batch.bots[i] for i in order]
     bots = [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(seated)]
     log: list[str] = []
+    forfeit: dict[str, Any] | None = None
     try:
         recorder = Recorder(engine.rules, batch.players)
         choices = ChoiceCounter(engine.rules, batch.players)
         st = engine.new_game(batch.players, seed, variants, recorder)
         log = st.log
         while st.pending is not None:
-            option = bots[st.pending.player].choose(Turn(engine, st))
+            try:
+                option = bots[st.pending.player].choose(Turn(engine, st))
+            except AgentFault as fault:  # the agent's seat forfeits; the others share the win
+                forfeit = {"seat": st.pending.player, "agent": fault.agent, "reason": str(fault)}
+                break
             choices.decided(st.pending, option)
             # a game that fails is dropped and replayed from its log: no undo needed
             engine.apply_fast(st, option)
     except Exception as exc:  # noqa: BLE001 - reported with the seed and a replay file, see write_replay
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}", "log": list(log)}
-    return {
+    record = {
         "seed": seed,
         "pack": batch.pack,
         "packs": list(engine.rules.packs),
@@ -122,6 +128,11 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
         "counts": recorder.counts,
         "choices": choices.counts,
     }
+    if forfeit is not None:
+        record["winners"] = [p for p in range(batch.players) if p != forfeit["seat"]]
+        record["end_trigger"] = "forfeit"
+        record["forfeit"] = forfeit
+    return record
 
 
 # ---- where games are played -------------------------------------------------------

@@ -119,16 +119,64 @@ def test_features_show_only_what_the_seat_may_see() -> None:
         spec.engine.apply(st, rnd.choice(st.pending.options))
     redealt = 0
     for seat in range(3):
-        mine = spec.features.vector(spec.engine.observe(st, seat))
+        mine = spec.features.vector(st, seat)
         for k in range(3):
             # a state the seat cannot tell from this one (hidden cards redealt) looks the same
             other = determinize(spec.engine.rules, st, seat, random.Random(k))
             redealt += [c.type for c in other.cards] != [c.type for c in st.cards]
-            assert (spec.features.vector(spec.engine.observe(other, seat)) == mine).all()
+            assert (spec.features.vector(other, seat) == mine).all()
     assert redealt == 9  # every redeal changed some hidden card
     # and the seats' views differ (a hand is not the same as another's)
-    views = [spec.features.vector(spec.engine.observe(st, seat)) for seat in (0, 1)]
+    views = [spec.features.vector(st, seat) for seat in (0, 1)]
     assert not (views[0] == views[1]).all()
+
+
+ALL = [*GAMES, *EXAMPLES, (str(ROOT / "examples" / "games" / "spice-market"), 2)]
+
+
+@pytest.mark.parametrize("pack,players", ALL, ids=[*IDS, "love-letter-3p", "dominion", "polignac", "spice-market"])
+def test_features_filled_from_the_state_are_the_observations(pack: str, players: int) -> None:
+    """Every seat's array, filled straight from the state with its zones kept between
+    calls, is the one laid out from the seat's observation, at every decision of random
+    games; also for states filled out of order (a clone played on, then the original)."""
+    from rules_dsl.envs.spec import load_spec
+
+    spec = load_spec(pack, players)
+    f, engine = spec.features, spec.engine
+    for seed in range(2):
+        st = spec.new_game(seed)
+        rnd = random.Random(seed)
+        while st.pending is not None:
+            seats = [st.pending.player, rnd.randrange(players)]
+            for seat in seats:
+                assert (f.vector(st, seat) == f.from_observation(engine.observe(st, seat))).all()
+            if rnd.random() < 0.1:  # a branch played on, then the trunk again
+                branch = st.clone()
+                for _ in range(3):
+                    if branch.pending is None:
+                        break
+                    engine.apply_fast(branch, rnd.choice(branch.pending.options))
+                    assert (f.vector(branch, 0) == f.from_observation(engine.observe(branch, 0))).all()
+            engine.apply_fast(st, rnd.choice(st.pending.options))
+        for seat in range(players):
+            assert (f.vector(st, seat) == f.from_observation(engine.observe(st, seat))).all()
+
+
+def test_feature_names_and_layout() -> None:
+    from rules_dsl.envs.spec import load_spec
+
+    f = load_spec("microcosm", 2).features
+    names = f.feature_names()
+    assert len(names) == f.size == len(set(names))
+    blocks = f.layout()
+    assert [b.name for b in blocks[:3]] == ["seat", "to_play", "deciding"]
+    hand = next(b for b in blocks if b.name == "zone:hand[rel0]")
+    assert names[hand.start : hand.stop] == list(hand.names)
+    assert hand.names[:2] == ("zone:hand[rel0].count", "zone:hand[rel0].unknown")
+    st = load_spec("microcosm", 2).new_game(3)
+    v = f.vector(st, 0)
+    assert v[hand.start] == len(st.zones["hand.0"])  # the seat's own hand, by name
+    assert v[names.index("zone:hand[rel1].unknown")] == len(st.zones["hand.1"])  # the other's: unknown
 
 
 def test_returns_from_the_winners() -> None:
