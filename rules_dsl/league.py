@@ -254,6 +254,9 @@ def command(args: Any) -> int:
             file=sys.stderr,
         )
     games = [r for _, _, r in sorted(played, key=lambda t: (t[0], t[1]))]
+    for r in games:
+        if "forfeit" in r:  # rated as played: the forfeiting seat last
+            print(f"game seed {r['seed']} of {','.join(r['bots'])}: {r['forfeit']['reason']}", file=sys.stderr)
     table = standings(games, bots)
     pairs = pairwise(games, bots)
     data = {
@@ -263,6 +266,9 @@ def command(args: Any) -> int:
         "lineups": [{"bots": list(b.bots), "seat_orders": len(b.seat_orders()), "games": n} for b, n in plan],
         "games": len(games),
         "failed_games": [{"bots": list(b.bots), "seed": r["seed"]} for b, r in failures],
+        "forfeited_games": [
+            {"bots": r["bots"], "seed": r["seed"], "agent": r["forfeit"]["agent"]} for r in games if "forfeit" in r
+        ],
         "ratings": table,
         "pairwise": pairs,
         "rating_model": "openskill PlackettLuce (mu 25, sigma 25/3 at the start); interval mu +- 1.96 sigma",

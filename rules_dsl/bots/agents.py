@@ -6,7 +6,8 @@ seat's view (`Engine.observe`: only what the rules let the seat see, as plain da
 `player` its seat) and `options` the legal option ids; it returns one of them. A name
 whose text before the first `:` is a built-in bot's name is that bot (with options);
 any other `MODULE:CALLABLE` is an agent, `MODULE` imported as Python imports it (from
-the current folder or an installed package) and `CALLABLE` a dotted attribute path in it.
+an installed package, or `NAME.py` in the current folder), or a file
+`path/to/agent.py`, and `CALLABLE` a dotted attribute path in it.
 
 A spec that does not import or is not callable is refused before any game. An agent that
 returns an illegal option, raises, or takes longer than its time limit for a decision
@@ -17,10 +18,14 @@ run goes on.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import signal
+import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rules_dsl.bots.base import Turn
@@ -75,11 +80,11 @@ def load_agent(spec: str) -> Agent:
     """The callable an agent spec names; RulesError naming the spec when it cannot be loaded."""
     module_name, attr, _ = split(spec)
     try:
-        obj: Any = importlib.import_module(module_name)
+        obj: Any = _module(module_name)
     except Exception as exc:  # noqa: BLE001 - any import failure is the agent's, reported by name
         raise RulesError(
             f"agent {spec!r}: cannot import module {module_name!r} ({type(exc).__name__}: {exc}); "
-            "run from the folder that holds it, or install it"
+            "give a file (path/to/agent.py:CALLABLE), run from the folder that holds the module, or install it"
         ) from None
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -90,6 +95,36 @@ def load_agent(spec: str) -> Agent:
     return obj  # type: ignore[no-any-return]
 
 
+def _module(name: str) -> Any:
+    """A module by name as Python imports it, else from `name` as a file (`agents/x.py`)
+    or `NAME.py` in the current folder (the `rules-dsl` command does not import from there)."""
+    path = Path(name) if name.endswith(".py") else None
+    if path is None:
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            here = Path.cwd() / (name.replace(".", "/") + ".py")
+            if exc.name != name.split(".")[0] or not here.is_file():
+                raise
+            path = here
+    if not path.is_file():
+        raise FileNotFoundError(f"no file {str(path)!r}")
+    path = path.resolve()
+    key = f"rules_dsl_agent_{hashlib.sha1(str(path).encode()).hexdigest()[:12]}"
+    if key in sys.modules:
+        return sys.modules[key]
+    loader = importlib.util.spec_from_file_location(key, path)
+    assert loader is not None and loader.loader is not None
+    module = importlib.util.module_from_spec(loader)
+    sys.modules[key] = module
+    try:
+        loader.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[key]
+        raise
+    return module
+
+
 class AgentBot:
     """An agent seated as a bot: each decision's observation and options in, one option
     out, checked, within the time limit."""
@@ -97,7 +132,9 @@ class AgentBot:
     def __init__(self, spec: str, agent: Agent | None = None, seconds: float | None = None) -> None:
         self.spec = spec
         self.agent = agent if agent is not None else load_agent(spec)
-        self.seconds = split(spec)[2] if seconds is None else seconds
+        if seconds is None:  # a callable given as it is has the default limit
+            seconds = split(spec)[2] if agent is None else AGENT_SECONDS
+        self.seconds = seconds
 
     def choose(self, turn: Turn) -> str:
         where = f"decision {turn.decided + 1} (player {turn.player + 1}: {turn.prompt})"

@@ -185,7 +185,7 @@ class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):
         assert self.game is not None, "reset() first"
         return self.spec_.engine.observe(self.game, self.seat)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi'")
             return None

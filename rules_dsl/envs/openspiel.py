@@ -167,6 +167,12 @@ class RulesGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RulesObserver:
         return RulesObserver(self, iig_obs_type, params)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as its game string, without OpenSpiel's game
+        serialization, which needs GetRNGState for a sampled-stochastic game: the copy's
+        stream of seeds starts again from `rng_seed`."""
+        return (pyspiel.load_game, (self.to_string(),))
+
 
 class ExplicitRulesGame(RulesGame):
     game_type = _EXPLICIT_TYPE

@@ -77,7 +77,8 @@ class _Ordered(OrderEnforcingWrapper):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return self.env.last(observe)
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return last
 
 
 def _seed(seed: Any) -> int | None:
@@ -154,7 +155,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._acting: str | None = None
+        self._acting = None
         self._after_move()
 
     def _after_move(self) -> None:

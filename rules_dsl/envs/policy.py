@@ -22,7 +22,8 @@ from rules_dsl.errors import RulesError
 
 
 def squash(x: np.ndarray) -> np.ndarray:
-    return np.sign(x) * np.log1p(np.abs(x))
+    out: np.ndarray = np.sign(x) * np.log1p(np.abs(x))
+    return out
 
 
 class LinearPolicy:
@@ -37,7 +38,7 @@ class LinearPolicy:
         """The policy over the legal actions (`legal`: their numbers), for squashed features `x`."""
         logits = self.w[legal] @ x + self.b[legal]
         logits -= logits.max()
-        p = np.exp(logits)
+        p: np.ndarray = np.exp(logits)
         p /= p.sum()
         return p
 

@@ -21,9 +21,11 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from rules_dsl.bots import Turn
 from rules_dsl.envs.gymnasium import SeatEnv
 from rules_dsl.envs.policy import LinearPolicy, squash
 from rules_dsl.errors import RulesError
@@ -31,6 +33,7 @@ from rules_dsl.errors import RulesError
 AGENT = '''"""The agent trained by rules_dsl.envs.train: `rules-dsl league {path}:agent ...`."""
 
 from pathlib import Path
+from typing import Any
 
 from rules_dsl.envs.policy import load_agent
 
@@ -46,17 +49,55 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return float(low), float(high)
 
 
+class TeacherEnv(SeatEnv):
+    """The single-agent environment that also hands over the opponents' decisions (each
+    in the deciding seat's own view: its features, its legal actions, the action taken),
+    so the learner can imitate them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown: list[tuple[np.ndarray, np.ndarray, int]] = []
+
+    def _others_play(self, info: dict[str, Any]) -> None:
+        st = self.game
+        assert st is not None
+        spec = self.spec_
+        while st.pending is not None and st.pending.player != self.seat:
+            seat = st.pending.player
+            option = self._bots[seat].choose(Turn(spec.engine, st))
+            if len(st.pending.options) > 1:
+                legal = np.array(spec.catalogue.actions(st.pending.options))
+                self.shown.append((spec.features.vector(st, seat), legal, spec.catalogue.index(option)))
+            spec.engine.apply_fast(st, option)
+            self.decisions += 1
+
+
+def imitate(policy: LinearPolicy, shown: list[tuple[np.ndarray, np.ndarray, int]], lr: float) -> None:
+    """One cross-entropy step towards each decision shown (behaviour cloning)."""
+    for v, legal, action in shown:
+        x = squash(v.astype(np.float64))
+        p = policy.probabilities(x, legal)
+        g = -p
+        g[int(np.flatnonzero(legal == action)[0])] += 1.0
+        policy.w[legal] += lr * np.outer(g, x)
+        policy.b[legal] += lr * g
+    shown.clear()
+
+
 def train(
     policy: LinearPolicy,
-    env: SeatEnv,
+    env: TeacherEnv,
     seconds: float,
     seed: int,
     lr: float,
     window: int,
     curve: list[tuple[int, float]],
+    imitation: float = 0.0,
     log_every: int = 200,
 ) -> int:
-    """REINFORCE with a critic until `seconds` of CPU time are spent; the games played."""
+    """REINFORCE with a critic until `seconds` of CPU time are spent, plus imitation of
+    the opponents' decisions with weight `imitation` fading to 0 at half time; the games
+    played."""
     rng = np.random.default_rng(seed)
     start = time.process_time()
     recent: deque[float] = deque(maxlen=window)
@@ -86,6 +127,10 @@ def train(
                 g[k] += 1.0
                 policy.w[legal] += (lr * advantage) * np.outer(g, x)
                 policy.b[legal] += lr * advantage * g
+        fade = max(0.0, 1.0 - 2 * (time.process_time() - start) / seconds)
+        if imitation * fade > 0:
+            imitate(policy, env.shown, lr * imitation * fade)
+        env.shown.clear()
         games += 1
         recent.append(1.0 if reward > 0 else 0.0)
         if games % 50 == 0:
@@ -125,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="folder for weights.npz, agent.py, curve.csv")
     ap.add_argument("--start", help="weights to continue from (default: a uniform policy)")
     ap.add_argument("--lr", type=float, default=0.002)
+    ap.add_argument(
+        "--imitation", type=float, default=1.0, help="weight of imitating the opponent, fading to 0 at half time"
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--window", type=int, default=500, help="games in the curve's moving win rate (default: 500)")
     ap.add_argument("--eval", type=int, default=500, help="games against the opponent at the end (default: 500)")
@@ -135,14 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        env = SeatEnv(args.pack, args.players, seat=None, opponents=args.opponent)
+        env = TeacherEnv(args.pack, args.players, seat=None, opponents=args.opponent)
         policy = LinearPolicy.load(args.start) if args.start else LinearPolicy(env.spec_)
     except (RulesError, OSError, ValueError) as exc:
         raise SystemExit(f"error: {exc}") from None
     curve: list[tuple[int, float]] = []
     print(f"training on {args.pack} ({args.players} players) against {args.opponent} for {args.minutes:g} CPU minutes")
     start = time.process_time()
-    games = train(policy, env, args.minutes * 60, args.seed, args.lr, args.window, curve)
+    games = train(policy, env, args.minutes * 60, args.seed, args.lr, args.window, curve, args.imitation)
     spent = time.process_time() - start
     policy.save(out / "weights.npz")
     (out / "agent.py").write_text(AGENT.format(path=out / "agent.py"), encoding="utf-8")
