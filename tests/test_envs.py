@@ -234,6 +234,28 @@ def test_pettingzoo_game_is_the_engines_game(pz) -> None:  # type: ignore[no-unt
     assert all((rewards[a] > 0) == (a in winners) for a in e.possible_agents)
 
 
+def test_pettingzoo_builds_observations_only_when_asked(pz, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from rules_dsl import observation
+    from rules_dsl.envs.features import Features
+
+    built: list[int] = []
+    real_fill, real_observe = Features.fill, observation.observe
+    monkeypatch.setattr(
+        Features, "fill", lambda self, st, seat, out: built.append(seat) or real_fill(self, st, seat, out)
+    )
+    monkeypatch.setattr(
+        observation, "observe", lambda rules, st, seat: built.append(-1) or real_observe(rules, st, seat)
+    )
+    e = pz.env("base", 3)
+    e.reset(seed=2)
+    for _ in range(30):  # stepping builds nothing
+        e.step(int(e.unwrapped.spec_.catalogue.index(e.infos[e.agent_selection]["options"][0])))
+    assert built == []
+    obs, *_ = e.last()  # the acting agent's array only
+    assert built == [int(e.agent_selection[-1])] and obs["action_mask"].sum() > 0
+    assert e.unwrapped.engine_observation("player_1")["player"] == 1
+
+
 def test_pettingzoo_reset_is_reproducible(pz) -> None:  # type: ignore[no-untyped-def]
     e = pz.env("microcosm", 2, seed=5)
     e.reset()
