@@ -308,7 +308,7 @@ class Features:
                 buf[o + k] = min(x, BOUND)
             if view in (knowledge.TOP, knowledge.TOP_OWN):
                 self._tops[me][at] = zone.copy()
-        self._cards[me] = cards.copy()  # keeps the objects alive: an id is never reused meanwhile
+        self._cards[me] = cards.copy()  # the objects seen, for the next call: which changed, where each was
         st.share_cards()  # so that no card object seen here changes in place afterwards
         scores, winners = st.scores, st.winners
         i = self.end_start
