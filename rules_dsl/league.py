@@ -131,7 +131,12 @@ def add_parser(sub: Any) -> None:
         description="Play every line-up of the bots named, each with its seats rotated, and report "
         "openskill ratings with their uncertainty and a pairwise table of who finished ahead of whom.",
     )
-    p.add_argument("bots", nargs="+", metavar="BOT", help=f"two or more of: {', '.join(BOT_NAMES)}")
+    p.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help=f"two or more of: {', '.join(BOT_NAMES)}, or your agents as MODULE:CALLABLE (docs/ai.md)",
+    )
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE
     p.add_argument("--players", type=terminal.whole_number(2), default=2, help="players per game (default: 2)")
     p.add_argument(
@@ -157,10 +162,13 @@ def _lineups(n: int) -> str:
 
 def check_bots(names: list[str]) -> list[str]:
     from rules_dsl.bots import BOT_NAMES
+    from rules_dsl.bots.agents import is_agent, load_agent
     from rules_dsl.terminal import UsageError
 
     for n in names:
-        if n not in BOT_NAMES:
+        if is_agent(n):
+            load_agent(n)  # one that does not load: a clear error before any game
+        elif n not in BOT_NAMES:
             hint = suggest(n, BOT_NAMES)
             raise UsageError(f"unknown bot {n!r} (known: {', '.join(BOT_NAMES)})" + (f" ({hint})" if hint else ""))
     for n in names:
@@ -246,6 +254,9 @@ def command(args: Any) -> int:
             file=sys.stderr,
         )
     games = [r for _, _, r in sorted(played, key=lambda t: (t[0], t[1]))]
+    for r in games:
+        if "forfeit" in r:  # rated as played: the forfeiting seat last
+            print(f"game seed {r['seed']} of {','.join(r['bots'])}: {r['forfeit']['reason']}", file=sys.stderr)
     table = standings(games, bots)
     pairs = pairwise(games, bots)
     data = {
@@ -255,6 +266,9 @@ def command(args: Any) -> int:
         "lineups": [{"bots": list(b.bots), "seat_orders": len(b.seat_orders()), "games": n} for b, n in plan],
         "games": len(games),
         "failed_games": [{"bots": list(b.bots), "seed": r["seed"]} for b, r in failures],
+        "forfeited_games": [
+            {"bots": r["bots"], "seed": r["seed"], "agent": r["forfeit"]["agent"]} for r in games if "forfeit" in r
+        ],
         "ratings": table,
         "pairwise": pairs,
         "rating_model": "openskill PlackettLuce (mu 25, sigma 25/3 at the start); interval mu +- 1.96 sigma",

@@ -20,8 +20,9 @@ from typing import Any
 
 import attrs
 
-from rules_dsl import chosen, files, results
+from rules_dsl import chosen, files, results, trajectories
 from rules_dsl.bots import Turn, make_bot
+from rules_dsl.bots.agents import AgentFault
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
 from rules_dsl.statistics import ChoiceCounter, Recorder
@@ -38,6 +39,7 @@ class Batch:
     bots: tuple[str, ...]  # the line-up: one per seat, in this order unless rotated
     budget: str = "200"
     rotate: bool = False  # every distinct seat order of the line-up in turn
+    trajectories: str | None = None  # a folder for every decision's columns (rules_dsl/trajectories.py)
 
     def matches(self, record: dict[str, Any]) -> bool:
         return bool(
@@ -87,19 +89,27 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
     seated = [batch.bots[i] for i in order]
     bots = [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(seated)]
     log: list[str] = []
+    forfeit: dict[str, Any] | None = None
     try:
         recorder = Recorder(engine.rules, batch.players)
         choices = ChoiceCounter(engine.rules, batch.players)
         st = engine.new_game(batch.players, seed, variants, recorder)
         log = st.log
+        steps = None if batch.trajectories is None else trajectories.Recorder(engine.rules, batch.players, st.variants)
         while st.pending is not None:
-            option = bots[st.pending.player].choose(Turn(engine, st))
+            try:
+                option = bots[st.pending.player].choose(Turn(engine, st))
+            except AgentFault as fault:  # the agent's seat forfeits; the others share the win
+                forfeit = {"seat": st.pending.player, "agent": fault.agent, "reason": str(fault)}
+                break
+            if steps is not None:
+                steps.decided(st, option)
             choices.decided(st.pending, option)
             # a game that fails is dropped and replayed from its log: no undo needed
             engine.apply_fast(st, option)
     except Exception as exc:  # noqa: BLE001 - reported with the seed and a replay file, see write_replay
         return {"seed": seed, "error": f"{type(exc).__name__}: {exc}", "log": list(log)}
-    return {
+    record: dict[str, Any] = {
         "seed": seed,
         "pack": batch.pack,
         "packs": list(engine.rules.packs),
@@ -122,6 +132,21 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
         "counts": recorder.counts,
         "choices": choices.counts,
     }
+    if forfeit is not None:  # the scores so far (the pack's scoring, now), the forfeiting seat last
+        scores, tiebreaks, breakdown = engine.score_now(st)
+        record.update(
+            scores=list(scores), tiebreaks=list(tiebreaks), breakdown={k: list(v) for k, v in breakdown.items()}
+        )
+        record["winners"] = [p for p in range(batch.players) if p != forfeit["seat"]]
+        record["end_trigger"] = "forfeit"
+        record["forfeit"] = forfeit
+    if steps is not None and batch.trajectories is not None:
+        from rules_dsl.envs.spec import returns
+
+        ended = st.clone()
+        ended.over, ended.winners = True, list(record["winners"])
+        steps.write(Path(batch.trajectories), seed, returns(ended))
+    return record
 
 
 # ---- where games are played -------------------------------------------------------
@@ -402,7 +427,8 @@ def add_arguments(p: Any) -> None:
         "--bots",
         default="random",
         metavar="BOT,...",
-        help=f"one bot per seat, or one for all: {', '.join(BOT_NAMES)} (default: random)",
+        help=f"one bot per seat, or one for all: {', '.join(BOT_NAMES)}, or your agent MODULE:CALLABLE "
+        "(docs/ai.md) (default: random)",
     )
     p.add_argument(
         "--budget",
@@ -430,6 +456,12 @@ def add_arguments(p: Any) -> None:
         help="seat the line-up in every distinct seat order equally often (--games a multiple of their number)",
     )
     p.add_argument("--out", metavar="FILE", help="write one game per line (JSON) as games finish")
+    p.add_argument(
+        "--trajectories",
+        metavar="DIR",
+        help="also write every decision (observation, legal actions, action, reward) as one NPZ per game "
+        "(docs/ai.md; needs numpy)",
+    )
     p.add_argument("--resume", action="store_true", help="with --out: play only the games missing from FILE")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -474,6 +506,10 @@ def command(args: Any) -> int:
     picked = terminal.with_scenarios(rules, args.scenario, args.variant)
     variants = None if picked is None else tuple(picked)
     batch = Batch(tuple(paths), args.pack, args.players, variants, tuple(bots), args.budget, args.rotate_seats)
+    if args.trajectories:
+        chosen_variants = list(rules.default_variants if variants is None else variants)
+        trajectories.start(args.trajectories, rules, args.players, chosen_variants, args.pack)
+        batch = attrs.evolve(batch, trajectories=str(Path(args.trajectories).resolve()))
     check_rotation(batch, args.games)
     # a bad variant or a pack without an evaluation for greedy/ismcts: a clear error now
     engine.new_game(args.players, args.seed, None if variants is None else list(variants))
@@ -530,8 +566,12 @@ def command(args: Any) -> int:
             f"  replay it: rules-dsl scenario {path}",
             stderr=True,
         )
+    for record in games:
+        if "forfeit" in record:
+            terminal.echo(f"game seed {record['seed']}: {record['forfeit']['reason']}", stderr=True)
     data = summary(games, seconds)
     data["failed_games"] = [r["seed"] for r in failures]
+    data["forfeited_games"] = [r["seed"] for r in games if "forfeit" in r]
     if args.json:
         print(json.dumps(data, indent=2))
     else:

@@ -165,6 +165,13 @@ class GameState:
         self.own.add(card)
         return d
 
+    def share_cards(self) -> None:
+        """From now on copy a card before changing it, as after a clone: a `CardState` this
+        state holds now is never changed in place afterwards, so a reader may keep what it
+        worked out from a card object for as long as the object is the one in `cards`
+        (rules_dsl/envs/features.py caches each zone's features this way)."""
+        self.own = set()
+
     def restore(self, saved: GameState) -> None:
         """Become `saved` (a clone taken before): how a failed move is undone."""
         for field in attrs.fields(GameState):

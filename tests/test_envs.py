@@ -122,16 +122,64 @@ def test_features_show_only_what_the_seat_may_see() -> None:
         spec.engine.apply(st, rnd.choice(st.pending.options))
     redealt = 0
     for seat in range(3):
-        mine = spec.features.vector(spec.engine.observe(st, seat))
+        mine = spec.features.vector(st, seat)
         for k in range(3):
             # a state the seat cannot tell from this one (hidden cards redealt) looks the same
             other = determinize(spec.engine.rules, st, seat, random.Random(k))
             redealt += [c.type for c in other.cards] != [c.type for c in st.cards]
-            assert (spec.features.vector(spec.engine.observe(other, seat)) == mine).all()
+            assert (spec.features.vector(other, seat) == mine).all()
     assert redealt == 9  # every redeal changed some hidden card
     # and the seats' views differ (a hand is not the same as another's)
-    views = [spec.features.vector(spec.engine.observe(st, seat)) for seat in (0, 1)]
+    views = [spec.features.vector(st, seat) for seat in (0, 1)]
     assert not (views[0] == views[1]).all()
+
+
+ALL = [*GAMES, *EXAMPLES, (str(ROOT / "examples" / "games" / "spice-market"), 2)]
+
+
+@pytest.mark.parametrize("pack,players", ALL, ids=[*IDS, "love-letter-3p", "dominion", "polignac", "spice-market"])
+def test_features_filled_from_the_state_are_the_observations(pack: str, players: int) -> None:
+    """Every seat's array, filled straight from the state with its zones kept between
+    calls, is the one laid out from the seat's observation, at every decision of random
+    games; also for states filled out of order (a clone played on, then the original)."""
+    from rules_dsl.envs.spec import load_spec
+
+    spec = load_spec(pack, players)
+    f, engine = spec.features, spec.engine
+    for seed in range(2):
+        st = spec.new_game(seed)
+        rnd = random.Random(seed)
+        while st.pending is not None:
+            seats = [st.pending.player, rnd.randrange(players)]
+            for seat in seats:
+                assert (f.vector(st, seat) == f.from_observation(engine.observe(st, seat))).all()
+            if rnd.random() < 0.1:  # a branch played on, then the trunk again
+                branch = st.clone()
+                for _ in range(3):
+                    if branch.pending is None:
+                        break
+                    engine.apply_fast(branch, rnd.choice(branch.pending.options))
+                    assert (f.vector(branch, 0) == f.from_observation(engine.observe(branch, 0))).all()
+            engine.apply_fast(st, rnd.choice(st.pending.options))
+        for seat in range(players):
+            assert (f.vector(st, seat) == f.from_observation(engine.observe(st, seat))).all()
+
+
+def test_feature_names_and_layout() -> None:
+    from rules_dsl.envs.spec import load_spec
+
+    f = load_spec("microcosm", 2).features
+    names = f.feature_names()
+    assert len(names) == f.size == len(set(names))
+    blocks = f.layout()
+    assert [b.name for b in blocks[:3]] == ["seat", "to_play", "deciding"]
+    hand = next(b for b in blocks if b.name == "zone:hand[rel0]")
+    assert names[hand.start : hand.stop] == list(hand.names)
+    assert hand.names[:2] == ("zone:hand[rel0].count", "zone:hand[rel0].unknown")
+    st = load_spec("microcosm", 2).new_game(3)
+    v = f.vector(st, 0)
+    assert v[hand.start] == len(st.zones["hand.0"])  # the seat's own hand, by name
+    assert v[names.index("zone:hand[rel1].unknown")] == len(st.zones["hand.1"])  # the other's: unknown
 
 
 def test_returns_from_the_winners() -> None:
@@ -187,6 +235,28 @@ def test_pettingzoo_game_is_the_engines_game(pz) -> None:  # type: ignore[no-unt
     assert st.over and engine.to_json(st) == engine.to_json(e.unwrapped.game)
     winners = {f"player_{w}" for w in st.winners}
     assert all((rewards[a] > 0) == (a in winners) for a in e.possible_agents)
+
+
+def test_pettingzoo_builds_observations_only_when_asked(pz, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from rules_dsl import observation
+    from rules_dsl.envs.features import Features
+
+    built: list[int] = []
+    real_fill, real_observe = Features.fill, observation.observe
+    monkeypatch.setattr(
+        Features, "fill", lambda self, st, seat, out: built.append(seat) or real_fill(self, st, seat, out)
+    )
+    monkeypatch.setattr(
+        observation, "observe", lambda rules, st, seat: built.append(-1) or real_observe(rules, st, seat)
+    )
+    e = pz.env("base", 3)
+    e.reset(seed=2)
+    for _ in range(30):  # stepping builds nothing
+        e.step(int(e.unwrapped.spec_.catalogue.index(e.infos[e.agent_selection]["options"][0])))
+    assert built == []
+    obs, *_ = e.last()  # the acting agent's array only
+    assert built == [int(e.agent_selection[-1])] and obs["action_mask"].sum() > 0
+    assert e.unwrapped.engine_observation("player_1")["player"] == 1
 
 
 def test_pettingzoo_reset_is_reproducible(pz) -> None:  # type: ignore[no-untyped-def]
@@ -346,7 +416,7 @@ def test_the_examples_in_docs_ai_md_run(tmp_path: Path) -> None:
 
     text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
-    assert len(blocks) == 3
+    assert len(blocks) == 5  # PettingZoo, OpenSpiel, ISMCTS, Gymnasium, the feature layout
     for i, code in enumerate(blocks):
         assert len(code.strip().splitlines()) <= 10  # "in ten lines"
         script = tmp_path / f"example{i}.py"
@@ -356,23 +426,146 @@ def test_the_examples_in_docs_ai_md_run(tmp_path: Path) -> None:
         assert done.stdout.strip()
 
 
-def test_the_training_example_runs(tmp_path: Path) -> None:
+def test_the_training_module_trains_saves_and_its_agent_plays(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    curve = tmp_path / "curve.csv"
-    args = ["--minutes", "0.01", "--eval", "10", "--curve", str(curve)]
+    out = tmp_path / "run"
+    args = [
+        "--minutes",
+        "0.05",
+        "--eval",
+        "4",
+        "--opponent",
+        "random",
+        "--out",
+        str(out),
+        "--plot",
+        str(tmp_path / "c.png"),
+    ]
     done = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "ai" / "train_microcosm.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
+        [sys.executable, "-m", "rules_dsl.envs.train", *args], capture_output=True, text=True, timeout=600, cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("before training: wins ") and lines[0].endswith("of 10 games against random")
-    assert lines[-1].startswith("after training: wins ")
-    assert curve.read_text().startswith("games,win_rate\n")
+    assert lines[0] == "training on microcosm (2 players) against random for 0.05 CPU minutes"
+    assert lines[-1].startswith("after training: wins ") and lines[-1].endswith(
+        "of 4 games against random, likeliest action"
+    )
+    assert (out / "curve.csv").read_text().startswith("games,win_rate\n") and (tmp_path / "c.png").stat().st_size
+    # the saved weights load, as an agent of the league
+    done = subprocess.run(
+        [sys.executable, "-m", "rules_dsl", "league", f"{out / 'agent.py'}:agent", "random", "--pack", "microcosm",
+         "--games", "2", "--quiet", "--json"],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert '"forfeited_games": []' in done.stdout
+
+
+def test_a_saved_policy_for_another_catalogue_is_refused(tmp_path: Path) -> None:
+    import numpy as np
+
+    from rules_dsl.envs.policy import LinearPolicy
+    from rules_dsl.envs.spec import load_spec
+
+    policy = LinearPolicy(load_spec("microcosm", 2))
+    policy.save(tmp_path / "w.npz")
+    assert LinearPolicy.load(tmp_path / "w.npz").w.shape == policy.w.shape
+    with np.load(tmp_path / "w.npz") as data:
+        fields = dict(data)
+    fields["catalogue"] = np.array(["done", *fields["catalogue"][1:-1]])
+    np.savez(tmp_path / "old.npz", **fields)
+    with pytest.raises(RulesError, match="learned for another catalogue of pack 'microcosm'.*train again"):
+        LinearPolicy.load(tmp_path / "old.npz")
+    with pytest.raises(RulesError, match="cannot read the policy weights"):
+        LinearPolicy.load(tmp_path / "none.npz")
+
+
+# ---------------------------------------------------------------- gymnasium
+
+
+@pytest.mark.parametrize("pack,players,opponents", [("microcosm", 2, "random"), ("base", 3, ["greedy", "random"])])
+def test_gymnasium_check_env(pack: str, players: int, opponents: object) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    from rules_dsl.envs.gymnasium import SeatEnv
+
+    check_env(SeatEnv(pack, players, seat=None, opponents=opponents), skip_render_check=True)  # type: ignore[arg-type]
+
+
+def test_gymnasium_plays_the_engines_game_against_the_bots() -> None:
+    import numpy as np
+
+    from rules_dsl.envs.gymnasium import SeatEnv
+
+    e = SeatEnv("microcosm", 2, seat=1, opponents=lambda obs, options: options[-1])
+    obs, info = e.reset(seed=11)
+    assert obs.shape == e.observation_space.shape and e.game is not None
+    chosen = list(e.game.log)  # the opponent's decisions before the learner's first
+    rnd = np.random.default_rng(0)
+    done = False
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        assert (
+            sorted(info["options"]) == sorted(e.option_id(a) for a in legal)
+            and (e.action_masks() == (info["action_mask"] == 1)).all()
+        )
+        obs, reward, term, trunc, info = e.step(int(rnd.choice(legal)))
+        done = term or trunc
+    engine = Engine.for_pack("microcosm")
+    st = engine.new_game(2, 11)
+    for option in e.game.log:
+        assert st.pending is not None
+        if st.pending.player == 0:  # the opponent took the last option each time
+            assert option == st.pending.options[-1]
+        engine.apply(st, option)
+    assert st.over and chosen == e.game.log[: len(chosen)] and e.decisions == len(st.log)
+    assert reward == (1.0 if 1 in st.winners else -1.0)
+    # an illegal action ends the episode with -1, naming the legal ones
+    e.reset(seed=3)
+    bad = int(np.flatnonzero(~e.action_masks())[0])
+    _, reward, term, trunc, info = e.step(bad)
+    assert (reward, term, trunc) == (-1.0, True, False) and "the legal actions were" in info["illegal"]
+    with pytest.raises(RuntimeError, match="the episode is over"):
+        e.step(bad)
+    with pytest.raises(ValueError, match="an action is a whole number from 0 to 284, not 285"):
+        e.reset(seed=3)
+        e.step(285)
+    with pytest.raises(ValueError, match="opponents: give one for all the other seats or one per other seat"):
+        SeatEnv("base", 4, opponents=["random", "greedy"])
+    with pytest.raises(RulesError, match="unknown bot 'gredy'"):
+        SeatEnv("microcosm", 2, opponents="gredy")
+
+
+def test_gymnasium_vector_env() -> None:
+    import numpy as np
+
+    from rules_dsl.envs.gymnasium import vector_env
+
+    envs = vector_env(3, "microcosm", 2, opponents="random")
+    obs, info = envs.reset(seed=5)
+    assert obs.shape == (3, envs.single_observation_space.shape[0]) and info["action_mask"].shape == (3, 285)
+    finished = 0
+    rnd = np.random.default_rng(1)
+    for _ in range(400):
+        actions = [int(rnd.choice(np.flatnonzero(m))) if m.any() else 0 for m in info["action_mask"]]
+        obs, reward, term, trunc, info = envs.step(np.array(actions))
+        finished += int(term.sum())
+    assert finished >= 3  # games ended and started again (next-step autoreset)
+    envs.close()
+
+
+def test_a_default_openspiel_game_pickles_and_deep_copies(ospiel) -> None:  # type: ignore[no-untyped-def]
+    import copy
+    import pickle
+
+    game = ospiel.load()  # base, 2 players, sampled chance: OpenSpiel's own serialization needs GetRNGState
+    for back in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert str(back) == str(game) and back.num_distinct_actions() == game.num_distinct_actions()
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert copy.deepcopy(state).engine_json() == state.engine_json()
 
 
 def test_openspiel_variants_in_the_game_string(ospiel) -> None:  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ seat's legal options, its observation and a sampler of states consistent with it
 
 from __future__ import annotations
 
+from rules_dsl.bots.agents import AgentBot, is_agent, load_agent
 from rules_dsl.bots.base import Bot, Turn
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError, suggest
@@ -37,7 +38,9 @@ def parse_budget(text: str) -> tuple[int, float]:
 def parse_bots(text: str, players: int) -> list[str]:
     names = [n.strip() for n in text.split(",")]
     for n in names:
-        if n not in BOT_NAMES:
+        if is_agent(n):
+            load_agent(n)  # one that does not load: a clear error before any game
+        elif n not in BOT_NAMES:
             hint = suggest(n, BOT_NAMES)
             raise RulesError(f"unknown bot {n!r} (known: {', '.join(BOT_NAMES)})" + (f" ({hint})" if hint else ""))
     if len(names) == 1:
@@ -54,6 +57,8 @@ def make_bot(name: str, engine: Engine, seed: int, budget: str = "200") -> Bot:
     from rules_dsl.bots.ismcts import CONFIGS, ISMCTSBot
     from rules_dsl.bots.random_bot import RandomBot
 
+    if is_agent(name):
+        return AgentBot(name)
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":

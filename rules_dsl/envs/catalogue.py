@@ -153,4 +153,7 @@ class Catalogue:
 
     def actions(self, options: Iterable[str]) -> list[int]:
         """The legal options' action numbers, ascending."""
-        return sorted(self.index(o) for o in options)
+        try:
+            return sorted(map(self._index.__getitem__, options))
+        except KeyError:
+            return sorted(self.index(o) for o in options)  # raises LookupError naming the option

@@ -42,7 +42,7 @@ import hashlib
 import json
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 try:
     import numpy as np
@@ -54,6 +54,8 @@ except ImportError as exc:  # the optional extra is not installed
 
 from rules_dsl.determinize import determinize
 from rules_dsl.envs.spec import GameSpec, load_spec, returns
+from rules_dsl.errors import GameRuntimeError
+from rules_dsl.observation import observe
 from rules_dsl.serialize import to_json
 from rules_dsl.state import GameState
 
@@ -165,6 +167,12 @@ class RulesGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RulesObserver:
         return RulesObserver(self, iig_obs_type, params)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) as its game string, without OpenSpiel's game
+        serialization, which needs GetRNGState for a sampled-stochastic game: the copy's
+        stream of seeds starts again from `rng_seed`."""
+        return (pyspiel.load_game, (self.to_string(),))
+
 
 class ExplicitRulesGame(RulesGame):
     game_type = _EXPLICIT_TYPE
@@ -177,16 +185,25 @@ class _Held:
     (checked, and replayed unless `replay` is False) by `Engine.from_json` when first used
     after that. `views` keeps what each seat sees of the state until the next decision
     changes it. `replay` is False for a resampled state (`resample_from_infostate`): its
-    cards and random generator are not the ones its seed gives, so it loads unreplayed."""
+    cards and random generator are not the ones its seed gives, so it loads unreplayed.
+
+    A seat's decision in `trail` is kept as the state it was taken in (a clone: cheap,
+    its cards are shared) and the option, until the information state is asked for or the
+    state pickled: then it becomes "digest:option", the digest of what the seat saw."""
 
     __slots__ = ("st", "text", "trail", "taken", "views", "replay")
 
     def __init__(
-        self, st: GameState | None, text: str, trail: list[list[str]], taken: list[list[int]], replay: bool = True
+        self,
+        st: GameState | None,
+        text: str,
+        trail: list[list[str | tuple[GameState, str]]],
+        taken: list[list[int]],
+        replay: bool = True,
     ) -> None:
         self.st = st
         self.text = text
-        self.trail = trail  # per seat: "digest:option" for each of its decisions
+        self.trail = trail  # per seat: each of its decisions, "digest:option" or (state before, option)
         self.taken = taken  # per seat: the action of each of its decisions
         self.views: dict[tuple[str, int], Any] = {}
         self.replay = replay
@@ -197,7 +214,20 @@ class _Held:
 
     def __reduce__(self) -> tuple[Any, ...]:
         text = self.text if self.st is None else to_json(self.st)
-        return (_Held, (None, text, self.trail, self.taken, self.replay))
+        trail = [self.digests(p) for p in range(len(self.trail))]
+        return (_Held, (None, text, trail, self.taken, self.replay))
+
+    def digests(self, seat: int) -> list[str]:
+        """The seat's decisions, each "digest:option", the digest of what the seat saw
+        when it took it (its observation as JSON)."""
+        trail = self.trail[seat]
+        for i, entry in enumerate(trail):
+            if isinstance(entry, tuple):
+                before, option = entry
+                assert before.rules is not None
+                seen = json.dumps(observe(before.rules, before, seat), sort_keys=True)
+                trail[i] = f"{hashlib.sha1(seen.encode()).hexdigest()[:12]}:{option}"
+        return cast(list[str], trail)
 
 
 def _load_state(game: str, state: str) -> RulesState:
@@ -259,7 +289,7 @@ class RulesState(pyspiel.State):
             elif what == "json":
                 v = json.dumps(self.view("obs", player), sort_keys=True)
             else:
-                v = spec.features.vector(self.view("obs", player))
+                v = spec.features.vector(st, player)
             h.views[key] = v
         return v
 
@@ -303,10 +333,14 @@ class RulesState(pyspiel.State):
             raise ValueError(f"an action is a whole number from 0 to {size - 1} (the pack's catalogue), not {action}")
         seat = st.pending.player
         option = spec.catalogue.ids[action]
-        seen = hashlib.sha1(self.view("json", seat).encode()).hexdigest()[:12]
-        spec.engine.apply(st, option)  # an illegal option raises IllegalOption naming the legal ones
+        before = st.clone()  # what the seat saw, for its information state; and the undo
+        try:
+            spec.engine.apply_fast(st, option)  # an illegal option raises IllegalOption naming the legal ones
+        except GameRuntimeError:
+            st.restore(before)  # a legal option the rules fail on part-way: all or nothing
+            raise
         h.views.clear()
-        h.trail[seat].append(f"{seen}:{option}")
+        h.trail[seat].append((before, option))
         h.taken[seat].append(action)
         self._decisions += 1
 
@@ -352,7 +386,7 @@ class RulesState(pyspiel.State):
         sample = determinize(spec.engine.rules, st, player, rnd)
         sample.seed = rnd.randrange(2**31)
         sample.log = [HIDDEN] * len(st.log)
-        trail = [h.trail[p].copy() if p == player else [] for p in range(n)]
+        trail: list[list[str | tuple[GameState, str]]] = [h.trail[p].copy() if p == player else [] for p in range(n)]
         taken = [h.taken[p].copy() if p == player else [] for p in range(n)]
         state = RulesState(self.get_game())
         state._held = _Held(sample, "", trail, taken, replay=False)
@@ -426,7 +460,7 @@ class RulesObserver:
             return "before the seed"
         text: str = state.view("json", player)
         if self.perfect_recall:
-            text += "\nmy decisions: " + " ".join(h.trail[player])
+            text += "\nmy decisions: " + " ".join(h.digests(player))
         return text
 
 

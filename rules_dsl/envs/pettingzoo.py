@@ -8,14 +8,18 @@ seat the engine's pending decision belongs to, so one agent may act several time
 row. Each agent's action space is one `Discrete` of the pack's action catalogue
 (rules_dsl/envs/catalogue.py; `option_id(action)` names an action), its observation a dict
 of `observation` (rules_dsl/envs/features.py) and `action_mask` (1 for the legal actions
-of the agent to act, all 0 for the others). `infos[agent]` holds the engine's observation
-of that seat (`Engine.observe`) and, for the agent to act, the legal option ids.
+of the agent to act, all 0 for the others), built when asked (`observe`, `last`) for that
+agent only, straight from the state. `infos[agent]` holds, for the agent to act, the legal
+option ids (`options`); the engine's observation dict of a seat is
+`engine_observation(agent)`, on request.
 
 Rewards come only at the end of the game, from the pack's scoring (rules_dsl/envs/spec.py:
 a sole winner 1, the others -1/(players-1), tied winners share). An action outside the
 mask follows PettingZoo's convention for illegal moves (its TerminateIllegalWrapper): a
 warning naming the legal actions, the game ends, the agent that moved gets -1 and the
-others 0. An action that is not a number of the action space raises ValueError.
+others 0. An action that is not a number of the action space raises ValueError. A legal
+action the rules fail on part-way (a bound of the pack's rules) truncates the game with a
+GameFailedWarning.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ try:
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 except ImportError as exc:  # the optional extra is not installed
     raise ImportError(
@@ -38,6 +43,7 @@ except ImportError as exc:  # the optional extra is not installed
     ) from exc
 
 from rules_dsl.envs.spec import GameSpec, load_spec, returns
+from rules_dsl.errors import GameRuntimeError
 from rules_dsl.play import render_observation
 from rules_dsl.state import GameState
 
@@ -49,6 +55,10 @@ class IllegalActionWarning(UserWarning):
     pass
 
 
+class GameFailedWarning(UserWarning):
+    """The rules failed part-way through a legal option: the game was truncated."""
+
+
 def env(
     pack: str = "base",
     players: int = 2,
@@ -57,7 +67,18 @@ def env(
     render_mode: str | None = None,
 ) -> AECEnv:
     """The environment, with PettingZoo's order checks (reset before step, ...)."""
-    return OrderEnforcingWrapper(raw_env(pack, players, variants, seed, render_mode))
+    return _Ordered(raw_env(pack, players, variants, seed, render_mode))
+
+
+class _Ordered(OrderEnforcingWrapper):
+    """PettingZoo's order checks, with `last` going straight to the environment (the
+    wrapper's `__getattr__` would otherwise check each of the five attributes it reads)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        last: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return last
 
 
 def _seed(seed: Any) -> int | None:
@@ -102,8 +123,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             )
             for a in self.possible_agents
         }
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._seeds = random.Random(_seed(seed))
         self.game: GameState | None = None
+        self._acting: str | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -132,21 +155,26 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._acting = None
         self._after_move()
 
     def _after_move(self) -> None:
         st = self.game
         assert st is not None
-        engine = self.spec_.engine
-        for i, a in enumerate(self.possible_agents):
-            if a in self.infos:
-                info: dict[str, Any] = {"observation": engine.observe(st, i)}
-                if st.pending is not None and st.pending.player == i:
-                    info["options"] = list(st.pending.options)
-                self.infos[a] = info
-        if st.pending is not None:
-            self.agent_selection = self.possible_agents[st.pending.player]
+        d = st.pending
+        if d is not None:
+            # only the agent to act gets its options; nothing is built for the others
+            agent = self.possible_agents[d.player]
+            if self._acting is not None and self._acting != agent and self._acting in self.infos:
+                self.infos[self._acting] = {}
+            if agent in self.infos:
+                self.infos[agent] = {"options": list(d.options)}
+            self._acting = agent
+            self.agent_selection = agent
             return
+        if self._acting is not None and self._acting in self.infos:
+            self.infos[self._acting] = {}
+        self._acting = None
         # the game is over: everybody's reward, then each agent steps out with None
         for a, r in zip(self.possible_agents, returns(st)):
             if a in self.rewards:
@@ -155,15 +183,23 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation array (rules_dsl/envs/features.py), built now from the
+        state for this agent only, and its action mask."""
         st = self.game
         assert st is not None, "reset() first"
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(len(self.spec_.catalogue), np.int8)
+        seat = self._seat[agent]
+        spec = self.spec_
+        mask = np.zeros(len(spec.catalogue), np.int8)
         d = st.pending
         if d is not None and d.player == seat and not self.terminations.get(agent, True):
-            mask[self.spec_.catalogue.actions(d.options)] = 1
-        obs = self.infos[agent]["observation"] if agent in self.infos else self.spec_.engine.observe(st, seat)
-        return {"observation": self.spec_.features.vector(obs), "action_mask": mask}
+            mask[spec.catalogue.actions(d.options)] = 1
+        return {"observation": spec.features.vector(st, seat), "action_mask": mask}
+
+    def engine_observation(self, agent: str) -> dict[str, Any]:
+        """The engine's observation of the agent's seat (`Engine.observe`: only what the
+        seat may see), built on request."""
+        assert self.game is not None, "reset() first"
+        return self.spec_.engine.observe(self.game, self._seat[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -182,7 +218,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         if option not in st.pending.options:
             self._illegal(agent, int(action), option)
             return
-        self.spec_.engine.apply(st, option)
+        try:
+            # legal (checked above): no undo needed, unless the rules fail part-way
+            self.spec_.engine.apply_fast(st, option)
+        except GameRuntimeError as exc:
+            self._failed(exc)
+            return
         self._after_move()
         self._accumulate_rewards()
 
@@ -200,6 +241,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.terminations = dict.fromkeys(self.agents, True)
         self.rewards[agent] = ILLEGAL_REWARD
         self._accumulate_rewards()
+
+    def _failed(self, exc: GameRuntimeError) -> None:
+        """The rules failed part-way through a legal option (a bound of the pack's rules):
+        the game cannot go on, so it is cut short (truncated, rewards 0) with a warning."""
+        warnings.warn(f"the game was cut short: {exc}", GameFailedWarning, stacklevel=3)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self._acting = None
 
     def render(self) -> str | None:
         """The seat to act's view of the game and its options with their action numbers
