@@ -352,3 +352,48 @@ def test_the_version_tells_nothing_of_the_decisions(server: Server) -> None:
         assert again.json("GET", f"/api/games/{two}/version")[1]["version"] == versions[1]
     finally:
         again.kill()
+
+
+# -- bots off the request path (issue 35) ------------------------------------------------
+
+
+def test_a_bot_thinking_in_one_game_holds_up_no_other_games_requests(tmp_path: Path) -> None:
+    """With a search bot thinking 3 s a decision in game A, reads of game B answer at once:
+    the bot thinks on a copy of its game without the server's lock."""
+    server = Server(tmp_path / "games.sqlite", "--bot-seconds", "3")
+    try:
+        game_b, tokens_b = server.new_game(seed=5, **MICROCOSM)
+        server.read(game_b, 1, tokens_b[1])  # loaded and warm
+        game_a, tokens_a = server.new_game(pack="microcosm", seed=6, seats=["ismcts:3s", "human"])
+        time.sleep(0.3)  # the bot of game A is thinking its first decision (3 s)
+        thinking = json.loads(server.read(game_a, 2, tokens_a[2]))
+        assert thinking["decisions"] == 0 and not thinking["options"]  # it is the bot's move
+        waits = []
+        for _ in range(50):
+            start = time.perf_counter()
+            server.read(game_b, 1, tokens_b[1])
+            waits.append(time.perf_counter() - start)
+        assert json.loads(server.read(game_a, 2, tokens_a[2]))["decisions"] == 0  # still thinking
+        waits.sort()
+        assert waits[int(0.95 * len(waits)) - 1] < 0.2, waits
+    finally:
+        server.kill()
+
+
+def test_a_server_killed_while_a_bot_thinks_resumes_it_on_restart(tmp_path: Path) -> None:
+    """No request names the game after the restart: the server finds the bot due and it moves."""
+    db = tmp_path / "games.sqlite"
+    first = Server(db, "--bot-seconds", "1")
+    game, tokens = first.new_game(pack="microcosm", seed=8, seats=["ismcts:1s", "human"])
+    time.sleep(0.2)
+    first.kill()  # mid-thought: the bot's first decision is not taken
+    assert stored(db, game) == []
+    second = Server(db, "--bot-seconds", "1")
+    try:
+        deadline = time.monotonic() + 30
+        while not stored(db, game):
+            assert time.monotonic() < deadline, "the bot never moved after the restart"
+            time.sleep(0.1)
+        assert json.loads(second.read(game, 2, tokens[2]))["decisions"] >= 1
+    finally:
+        second.kill()

@@ -28,7 +28,7 @@ from rules_dsl.bots import BOT_NAMES
 from rules_dsl.packs.installed import installed_packs
 from rules_dsl.serve import pages
 from rules_dsl.serve.store import BUSY_SECONDS, Store
-from rules_dsl.serve.table import BudgetCap, Game, Refused, Table
+from rules_dsl.serve.table import BOT_WORKERS, BudgetCap, Game, Refused, Table
 from rules_dsl.terminal import SCENARIO_OPTION
 
 T = TypeVar("T")
@@ -257,11 +257,19 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        bots = threading.Thread(target=table.run_bots, args=(stop,), name="bots", daemon=True)
-        bots.start()
+        # bots that were due when the server stopped move again; then the bots' workers
+        resume = threading.Thread(target=table.resume, name="resume", daemon=True)
+        resume.start()
+        bots = [
+            threading.Thread(target=table.run_bots, args=(stop,), name=f"bots-{i}", daemon=True)
+            for i in range(BOT_WORKERS)
+        ]
+        for worker in bots:
+            worker.start()
         yield
         stop.set()
-        bots.join(5)
+        for worker in bots:
+            worker.join(5)
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, HTTPException: http_error}, lifespan=lifespan)
     app.state.table = table

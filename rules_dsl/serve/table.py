@@ -3,7 +3,8 @@
 Every game is a `Store` row plus its decisions; in memory it is the state rebuilt by replay,
 with the narrated log and, per decision, who took it and whether it showed anything hidden.
 All engine work and every write to the store is serialized through one lock (`Table.lock`),
-so two decisions posted at once are applied one after the other (docs/serve.md).
+so two decisions posted at once are applied one after the other (docs/serve.md); a bot
+thinks on a copy of its game's state without the lock, so no request waits for a bot.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ MAX_SEED = 2**63 - 1
 BOT_SECONDS = 5.0  # the largest search budget a seat may ask for, in seconds per decision
 BOT_ITERATIONS = 10_000  # and in iterations (about 5 seconds in the built-in packs)
 BOT_RETRY_SECONDS = 0.5  # the bots' pause after the database refused a bot's decision
+BOT_WORKERS = 3  # bots thinking at once, each for its own game
 
 
 class Refused(Exception):
@@ -218,47 +220,74 @@ class Table:
             self.due.append(game.row.id)
             self.wake.notify()
 
-    def bot_step(self) -> bool:
-        """One bot decision of the game first due. Called with the lock held. False when the
-        database could not store it: the game is due again, and the bots wait a little."""
+    def bot_job(self) -> BotJob | None:
+        """The next bot decision to think about: the game first due, with a copy of its
+        state to think on. Called with the lock held; None when the game is no longer a
+        bot's to move (undone or rebuilt since it became due)."""
         game = self.games.get(self.due.pop(0))
         if game is None or (d := game.state.pending) is None or game.row.seats[d.player].kind == "human":
-            return True  # undone or rebuilt since it became due
+            return None
         seat = game.row.seats[d.player]
+        budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
         # a fresh bot per decision, seeded by the game, the seat and the step: after a
         # restart the bots choose as they would have
-        try:
-            budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
-            seed = game.row.seed * 1009 + d.player + 7919 * len(game.state.log)
-            bot = make_bot(seat.kind, game.engine, seed, budget)
-            self._commit(game, bot.choose(Turn(game.engine, game.state)))
-        except Refused as exc:
-            if exc.status == 503:  # the database is busy: nothing applied, the bot tries again
-                game.trouble = f"seat {d.player + 1} ({seat.kind}) is waiting: {exc.reason}"
-                self.due.append(game.row.id)
-                return False
-            game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {exc.reason}"
+        seed = game.row.seed * 1009 + d.player + 7919 * len(game.state.log)
+        return BotJob(game, len(game.state.log), game.state.clone(), seat.kind, budget, seed, d.player)
+
+    def bot_finish(self, job: BotJob, option: str | None, failure: str) -> bool:
+        """Apply and store the option a bot chose (or note why it could not choose). Called
+        with the lock held. False when the database could not store it: the game is due
+        again, and the bots wait a little."""
+        game, player, kind = job.game, job.player, job.kind
+        if self.games.get(game.row.id) is not game or len(game.state.log) != job.step:
+            return True  # undone or rebuilt while the bot thought: its due again from there
+        if option is None:
+            game.trouble = f"seat {player + 1} ({kind}) could not move: {failure}"
             print(f"game {game.row.id}: {game.trouble}", file=sys.stderr, flush=True)
             return True
-        except Exception as exc:  # a bug in a bot or the engine: the other games play on
-            game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {type(exc).__name__}: {exc}"
-            traceback.print_exc()
+        try:
+            self._commit(game, option)
+        except Refused as exc:
+            if exc.status == 503:  # the database is busy: nothing applied, the bot tries again
+                game.trouble = f"seat {player + 1} ({kind}) is waiting: {exc.reason}"
+                self.due.append(game.row.id)
+                return False
+            game.trouble = f"seat {player + 1} ({kind}) could not move: {exc.reason}"
+            print(f"game {game.row.id}: {game.trouble}", file=sys.stderr, flush=True)
             return True
         game.trouble = ""
         self._wake_bots(game)
         return True
 
+    def resume(self) -> None:
+        """Load every stored game, one at a time under the lock, so that bots that were due
+        to move when the server stopped (killed mid-thought) move again without waiting
+        for someone to open their game."""
+        with self.lock:
+            rows, _ = self.store.games()
+        for row in rows:
+            with self.lock:
+                try:
+                    self.load(row.id)
+                except Refused as exc:  # a game that no longer replays is named when it is asked for
+                    print(f"game {row.id} not resumed: {exc.reason}", file=sys.stderr, flush=True)
+
     def run_bots(self, stop: threading.Event) -> None:
-        """The bots' thread: one decision at a time, the lock released in between so that
-        pages and people are served while bots play on."""
+        """A bots' worker: takes the game first due under the lock, thinks without it (so
+        every other request and game goes on while a bot thinks), then applies its choice
+        under the lock. Several workers run at once: one game's slow bot holds up no other."""
         while not stop.is_set():
             with self.wake:
                 if not self.due:
                     self.wake.wait(0.5)
                     continue
-                stored = self.bot_step()
-            # let a waiting request take the lock before the next bot decision; after a
-            # decision the database refused, let whatever holds it finish
+                job = self.bot_job()
+            if job is None:
+                continue
+            option, failure = think(job)
+            with self.lock:
+                stored = self.bot_finish(job, option, failure)
+            # after a decision the database refused, let whatever holds it finish
             time.sleep(0.001 if stored else BOT_RETRY_SECONDS)
 
     def undo_status(self, game: Game, seat: int) -> tuple[bool, str]:
@@ -331,6 +360,32 @@ class Table:
 
 
 UNSTORED = "the games database could not store the decision"
+
+
+@attrs.frozen
+class BotJob:
+    """One bot decision to think about, on a copy of the game's state taken at `step`."""
+
+    game: Game
+    step: int
+    state: GameState
+    kind: str
+    budget: str
+    seed: int
+    player: int
+
+
+def think(job: BotJob) -> tuple[str | None, str]:
+    """The bot's option, or None and why it could not choose (a bug in a bot or a pack):
+    worked out on the job's own copy of the state, outside the table's lock."""
+    try:
+        bot = make_bot(job.kind, job.game.engine, job.seed, job.budget)
+        return bot.choose(Turn(job.game.engine, job.state)), ""
+    except RulesError as exc:
+        return None, str(exc)
+    except Exception as exc:  # a bug in a bot or the engine: the other games play on
+        traceback.print_exc()
+        return None, f"{type(exc).__name__}: {exc}"
 
 
 def _advance(game: Game, option: str) -> None:
