@@ -282,11 +282,52 @@ def test_replays_step_forward_and_back(server: Server) -> None:
     assert status == 200 and "after decision 0 of 6" in page.decode()
 
 
+OVERLAPS = """() => {
+  const sel = "header.top, .status, .area, .zone h4, figure.card, .stack, button, #logbox, .scores";
+  const shown = [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length);
+  const name = (e) => e.tagName + (e.id ? "#" + e.id : "") + "." + e.className + " " + (e.innerText || "").slice(0, 30);
+  const bad = [];
+  for (let i = 0; i < shown.length; i++) {
+    for (let j = i + 1; j < shown.length; j++) {
+      const a = shown[i], b = shown[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const r = a.getBoundingClientRect(), s = b.getBoundingClientRect();
+      const x = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+      const y = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+      if (x > 1 && y > 1) bad.push([name(a), name(b)]);
+    }
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push(["page", "wider than the screen"]);
+  return bad.slice(0, 5);
+}"""
+FACES_LOADED = (
+    "() => [...document.querySelectorAll('img.cardface, img.optface')].every((i) => i.complete && i.naturalWidth > 0)"
+)
+
+
+def check_page(page: Any) -> None:
+    """No element over another (bounding boxes), every card face drawn, the title telling
+    whether it is this seat's turn, never "to play" beside "Waiting"."""
+    page.wait_for_function(FACES_LOADED, timeout=10_000)
+    assert page.evaluate(OVERLAPS) == []
+    status = page.locator("#status").inner_text()
+    assert "to play" not in status
+    title = page.title()
+    if page.locator("#options button.option").count():
+        assert title.startswith("▶ Your turn: "), title
+    elif "The game is over." in status:
+        assert title.startswith("Game over"), title
+    else:
+        assert title.startswith("Waiting for Player "), title
+
+
 @pytest.mark.skipif(
     not os.environ.get("CI") and (not Path(CHROMIUM).exists() or shutil.which("chromium") is None),
     reason="needs chromium",
 )
 def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> None:
+    """The Learning Game for three, by clicks: one person on a phone (390 x 844), one on a
+    laptop (1280 x 800), each in a browser context of their own, and a bot."""
     from playwright import sync_api
 
     errors: list[str] = []
@@ -309,24 +350,38 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
             host.wait_for_selector("a.seat-link")
             links = host.eval_on_selector_all("a.seat-link", "as => as.map(a => a.href)")
             assert len(links) == 2
-            # both people, each in a browser context of their own
             pages = []
-            for link in links:
-                page = browser.new_context().new_page()
+            for link, size in zip(links, ({"width": 390, "height": 844}, {"width": 1280, "height": 800}), strict=True):
+                page = browser.new_context(viewport=size).new_page()
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
                 page.goto(link)
                 pages.append(page)
             assert "you are Player 1" in pages[0].content() and "you are Player 2" in pages[1].content()
-            # each sees their own hand's cards and only the count of the other's
+            # each sees their own hand as card faces and only the count of the other's
             for me, other in ((0, 1), (1, 0)):
                 areas = pages[me].locator("section.area")
                 assert areas.nth(0).locator("h3").inner_text() == f"You, Player {me + 1}"
                 theirs = pages[me].locator("section.area", has=pages[me].locator("h3", has_text=f"Player {other + 1}"))
                 hand = theirs.locator(".zone", has=pages[me].locator(".zname", has_text="hand"))
-                assert "cards, hidden" in hand.inner_text()
+                assert "cards, hidden" in hand.inner_text() and hand.locator("figure.card").count() == 0
                 mine = areas.nth(0).locator(".zone", has=pages[me].locator(".zname", has_text="hand"))
-                assert mine.locator("details.card").count() >= 1
+                assert mine.locator("figure.card img.cardface").count() >= 1
+                check_page(pages[me])
+            # on the phone, the seat's own area and its options come before the log, which is folded
+            phone = pages[0]
+            assert phone.locator("#logbox").get_attribute("open") is None
+            own = phone.locator("section.area").nth(0).bounding_box()
+            log = phone.locator("#logbox").bounding_box()
+            assert own is not None and log is not None and own["y"] < log["y"]
+            # a card opens large on a tap
+            phone.locator("figure.card").first.click()
+            assert phone.locator("#zoom").is_visible()
+            phone.locator("#zoom").click()
+            assert not phone.locator("#zoom").is_visible()
+            if os.environ.get("UPDATE_DOC_IMAGES"):
+                pages[1].screenshot(path=str(Path(__file__).parent.parent / "docs" / "images" / "serve-seat.png"))
+                phone.screenshot(path=str(Path(__file__).parent.parent / "docs" / "images" / "serve-phone.png"))
             rnd = random.Random(21)
             clicks = 0
             for _ in range(2000):
@@ -335,11 +390,13 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
                 for pg in pages:
                     buttons = pg.locator("#options button.option")
                     if buttons.count():
-                        text = pg.locator("#log").inner_text()
+                        if clicks % 15 == 0:
+                            check_page(pg)
+                        text = pg.locator("#log").text_content()  # the log may be folded
                         buttons.nth(rnd.randrange(buttons.count())).click()
                         clicks += 1
                         pg.wait_for_function(
-                            "t => document.getElementById('log').innerText !== t", arg=text, timeout=20_000
+                            "t => document.getElementById('log').textContent !== t", arg=text, timeout=20_000
                         )
                         break
                 else:
@@ -348,6 +405,7 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
                 pg.wait_for_selector("#scores", timeout=20_000)
                 assert "The game is over." in pg.locator("#turn").inner_text()
                 assert "Winner: Player" in pg.locator("#scores").inner_text()
+                check_page(pg)
             assert clicks > 20  # both people played a whole game
         finally:
             browser.close()

@@ -23,7 +23,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from rules_dsl import chosen
+from rules_dsl import card_face as card_faces
+from rules_dsl import chosen, narrate
 from rules_dsl.bots import BOT_NAMES
 from rules_dsl.packs.installed import installed_packs
 from rules_dsl.serve import pages
@@ -35,6 +36,7 @@ T = TypeVar("T")
 MAX_BODY = 64 * 1024
 MAX_DEPTH = 32  # a request body nested deeper is refused before it is parsed
 WAIT_SECONDS = 20.0  # the longest a page's long poll for a change waits
+FACE_HEADERS = {"Cache-Control": "max-age=3600"}  # a card's face never changes within a game
 
 
 def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUSY_SECONDS) -> Starlette:
@@ -126,6 +128,44 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
         return JSONResponse(await locked(work))
 
+    async def card_face(request: Request) -> Response:
+        """A card's front as SVG (rules_dsl/card_face.py): pack data, the same for every seat;
+        a page asks only for the cards its seat can identify."""
+        game_id, card_id = request.path_params["game"], request.path_params["card"]
+
+        def work() -> str:
+            game = table.load(game_id)
+            try:
+                card = book(game).get(card_id)
+            except Exception as exc:  # noqa: BLE001 - RulesError names the card and suggests one
+                raise Refused(404, str(exc)) from None
+            ct = game.rules.cards[game.rules.card_index[card_id]]
+            return card_faces.svg_document(card_faces.front(game.rules, card, ct.public_props))
+
+        return Response(await locked(work), media_type="image/svg+xml", headers=FACE_HEADERS)
+
+    async def card_back(request: Request) -> Response:
+        """The back of a card of a kind, with the properties its kind prints there (given in
+        the query, as the seat's view shows them: only the kind's back properties)."""
+        game_id, kind = request.path_params["game"], request.path_params["kind"]
+        given = dict(request.query_params)
+
+        def work() -> str:
+            game = table.load(game_id)
+            rules = game.rules
+            kinds = {ct.kind: ct.public_props for ct in rules.cards}
+            if kind not in kinds:
+                raise Refused(404, f"no card kind {kind!r} in {rules.name}")
+            extra = sorted(set(given) - set(kinds[kind]))
+            if extra:
+                raise Refused(400, f"a {kind}'s back shows {', '.join(kinds[kind]) or 'no property'}, not {extra[0]!r}")
+            if any(len(v) > 100 for v in given.values()):
+                raise Refused(400, "a property's value is at most 100 characters")
+            facts = [(p, given[p]) for p in kinds[kind] if p in given]
+            return card_faces.svg_document(card_faces.back(rules, kind, facts))
+
+        return Response(await locked(work), media_type="image/svg+xml", headers=FACE_HEADERS)
+
     # -- pages -----------------------------------------------------------------------------
 
     async def table_page(request: Request) -> Response:
@@ -152,17 +192,32 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
     def seat_context(game: Game, seat: int, token: str) -> dict[str, Any]:
         data = table.view(game, seat)
-        d = game.state.pending
+        d = game.state.pending  # who must decide: read here only (simultaneous decisions will extend it)
+        mine = d is not None and d.player == seat and not data["over"]
+        short = narrate.option_labels(game.rules, game.state, d, facts=False) if mine and d is not None else []
+        cards = narrate.option_cards(game.rules, game.state, d) if mine and d is not None else []
+        faces = [pages.face_url(game.row.id, c) if c else "" for c in cards]
+        question = pages.question(game.rules, d) if d is not None else ""
+        if data["over"]:
+            title = f"Game over · {game.row.pack}"
+        elif mine:
+            title = f"▶ Your turn: {question} · Player {seat + 1}"
+        else:
+            title = f"Waiting for Player {d.player + 1 if d is not None else '?'} · you are Player {seat + 1}"
         return {
             "game": game.row,
             "seat": seat,
             "token": token,
             "data": data,
-            "decision": data["view"]["decision"],
+            "decision": data["view"]["decision"] if mine else None,
+            "question": question,
+            "context": pages.context(data["log"]),
+            "title": title,
+            "mine": mine,
             "waiting": None if d is None else d.player,
-            "areas": pages.areas(book(game), data["view"], seat),
+            "areas": pages.areas(book(game), data["view"], seat, game.row.id),
             "version": table.version(game),
-            "choices": list(zip(data["options"], data["labels"])),
+            "choices": list(zip(data["options"], short, faces, data["labels"])),
         }
 
     async def seat_page(request: Request) -> Response:
@@ -218,7 +273,7 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
                 "token": token,
                 "step": step,
                 "last": last,
-                "areas": pages.areas(book(game), view, seat),
+                "areas": pages.areas(book(game), view, seat, game.row.id),
                 "log": log,
                 "over": game.state.over and step == last,
                 "scores": table.scores(game) if step == last else None,
@@ -247,6 +302,8 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         Route("/api/games/{game}/decisions", post_decision, methods=["POST"]),
         Route("/api/games/{game}/undo", post_undo, methods=["POST"]),
         Route("/api/games/{game}/cards/{card}", read_card),
+        Route("/api/games/{game}/faces/{card}.svg", card_face),
+        Route("/api/games/{game}/backs/{kind}.svg", card_back),
         Route("/api/games/{game}/version", seat_version),
         Route("/games/{game}/seat/{seat}", seat_page),
         Route("/games/{game}/seat/{seat}/panel", seat_panel),

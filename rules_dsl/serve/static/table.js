@@ -23,6 +23,16 @@ function seatPage(main) {
   const base = "/games/" + game + "/seat/" + seat;
   let busy = false;
 
+  // the title says whose turn it is; a notification when it becomes yours (if allowed)
+  function announce(before) {
+    const panel = document.getElementById("panel");
+    document.title = panel.dataset.title;
+    if (panel.dataset.mine === "1" && before !== "1" && document.hidden && window.Notification &&
+        Notification.permission === "granted") {
+      new Notification(panel.dataset.title);
+    }
+  }
+
   async function refresh() {
     const response = await fetch(base + "/panel", { headers: { Authorization: "Bearer " + token } });
     if (!response.ok) return;
@@ -30,9 +40,15 @@ function seatPage(main) {
     const holder = document.createElement("div");
     holder.innerHTML = html;
     const panel = holder.querySelector("#panel");
-    document.getElementById("panel").replaceWith(panel);
-    const log = document.getElementById("log");
-    if (log) log.parentElement.scrollTop = log.parentElement.scrollHeight;
+    const old = document.getElementById("panel");
+    const open = old.querySelector("#logbox") ? old.querySelector("#logbox").open : true;
+    old.replaceWith(panel);
+    const box = document.getElementById("logbox");
+    if (box) {
+      box.open = open;
+      box.scrollTop = box.scrollHeight;
+    }
+    announce(old.dataset.mine);
   }
 
   async function send(url, body) {
@@ -50,7 +66,17 @@ function seatPage(main) {
     }
   }
 
+  const zoom = document.getElementById("zoom");
+  zoom.addEventListener("click", () => (zoom.hidden = true));
   main.addEventListener("click", (event) => {
+    if (window.Notification && Notification.permission === "default") Notification.requestPermission();
+    const card = event.target.closest("figure.card");
+    if (card) {
+      zoom.querySelector("img").src = card.querySelector("img").src;
+      zoom.querySelector("img").alt = card.title;
+      zoom.hidden = false;
+      return;
+    }
     const button = event.target.closest("button");
     if (!button || button.disabled) return;
     if (button.dataset.option !== undefined) {
@@ -77,8 +103,12 @@ function seatPage(main) {
     }
   }
   follow();
-  const log = document.getElementById("log");
-  if (log) log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  const box = document.getElementById("logbox");
+  if (box) {
+    if (window.matchMedia("(max-width: 760px)").matches) box.open = false; // phones: the log folded
+    box.scrollTop = box.scrollHeight;
+  }
+  announce("");
 }
 
 // -- the table page ---------------------------------------------------------------------
