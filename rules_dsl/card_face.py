@@ -164,7 +164,7 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     for raw in text.splitlines() or [""]:
         indent = raw[: len(raw) - len(raw.lstrip())]
         line = ""
-        for word in raw.split():
+        for word in _pieces(raw.split(), size, width - text_width(indent, size)):
             candidate = f"{line} {word}" if line else word
             if line and text_width(indent + candidate, size) > width:
                 lines.append(indent + line)
@@ -173,6 +173,22 @@ def wrap(text: str, size: float, width: float) -> list[str]:
                 line = candidate
         lines.append(indent + line)
     return lines
+
+
+def _pieces(words: list[str], size: float, width: float) -> list[str]:
+    """The words, a word wider than a line cut after its hyphens (or anywhere, without one)."""
+    out = []
+    for word in words:
+        while text_width(word, size) > width and len(word) > 1:
+            cut = len(word) - 1
+            while cut > 1 and text_width(word[:cut], size) > width:
+                cut -= 1
+            hyphen = word.rfind("-", 0, cut)
+            cut = hyphen + 1 if hyphen > 0 else cut
+            out.append(word[:cut])
+            word = word[cut:]
+        out.append(word)
+    return out
 
 
 SECTION = re.compile(r"^(\s*)([A-Z][A-Z -]*[A-Z]:|[A-Z]+:)(.*)$")
@@ -229,7 +245,7 @@ def front(rules: Rules, card: CardView, backs: Iterable[str] = ()) -> Face:
                 y += fsize * 1.45
             label = words(fact.name)
             value = str(fact.value)
-            text, size = _fit(f"{label} {value}", half - 1, fsize, 1.8, bold=False)
+            text, size = _fit(f"{label} {value}", half - 1.5, fsize, 1.8, bold=True)
             lead = label if text.startswith(label + " ") else ""
             shapes.append(Label(4.0 + col * half, y, text[len(lead) :] if lead else text, size, "#333333", lead=lead))
         y += 1.4
