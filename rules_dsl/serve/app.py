@@ -114,6 +114,48 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
         return JSONResponse(await locked(work))
 
+    async def post_chat(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        token = _token(request)
+        raw = await _raw_body(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            n = table.say(game, seat, _parse_json(raw).get("text"))
+            return {"n": n}
+
+        return JSONResponse(await locked(work), 201)
+
+    async def read_chat(request: Request) -> Response:
+        """The chat lines after `?after=N` (all when absent), each seat's name and whether
+        it is present; asked with a seat's token, which marks that seat present."""
+        game_id = request.path_params["game"]
+        token = _token(request)
+        after = request.query_params.get("after")
+        since = -1 if after is None else _whole(after, "after")
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            table.visit(game, seat)
+            return {"lines": table.chat(game, since), "names": table.names(game), "present": table.present(game)}
+
+        return JSONResponse(await locked(work))
+
+    async def post_name(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        token = _token(request)
+        raw = await _raw_body(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            table.name(game, seat, _parse_json(raw).get("name"))
+            return {"names": table.names(game)}
+
+        return JSONResponse(await locked(work))
+
     async def read_card(request: Request) -> Response:
         game_id, card_id = request.path_params["game"], request.path_params["card"]
 
@@ -194,6 +236,8 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         data = table.view(game, seat)
         d = game.state.pending  # who must decide: read here only (simultaneous decisions will extend it)
         mine = d is not None and d.player == seat and not data["over"]
+        table.visit(game, seat)
+        names = table.names(game)
         short = narrate.option_labels(game.rules, game.state, d, facts=False) if mine and d is not None else []
         cards = narrate.option_cards(game.rules, game.state, d) if mine and d is not None else []
         faces = [pages.face_url(game.row.id, c) if c else "" for c in cards]
@@ -215,7 +259,11 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
             "title": title,
             "mine": mine,
             "waiting": None if d is None else d.player,
-            "areas": pages.areas(book(game), data["view"], seat, game.row.id),
+            "areas": pages.areas(book(game), data["view"], seat, game.row.id, names),
+            "names": names,
+            "named": seat in table.store.names(game.row.id),
+            "present": table.present(game),
+            "chat": table.chat(game),
             "version": table.version(game),
             "choices": list(zip(data["options"], short, faces, data["labels"])),
         }
@@ -302,6 +350,9 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         Route("/api/games/{game}/decisions", post_decision, methods=["POST"]),
         Route("/api/games/{game}/undo", post_undo, methods=["POST"]),
         Route("/api/games/{game}/cards/{card}", read_card),
+        Route("/api/games/{game}/chat", read_chat),
+        Route("/api/games/{game}/chat", post_chat, methods=["POST"]),
+        Route("/api/games/{game}/name", post_name, methods=["POST"]),
         Route("/api/games/{game}/faces/{card}.svg", card_face),
         Route("/api/games/{game}/backs/{kind}.svg", card_back),
         Route("/api/games/{game}/version", seat_version),

@@ -101,7 +101,9 @@ def _grouped(cards: list[Card]) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def areas(book: CardBook, view: dict[str, Any], seat: int, game: str = "") -> list[Area]:
+def areas(
+    book: CardBook, view: dict[str, Any], seat: int, game: str = "", names: list[str] | None = None
+) -> list[Area]:
     """The seat's own area first (or none for the public), then the table, then each other player."""
     by_owner: dict[int, list[Zone]] = {}
     for key, zone in view["zones"].items():
@@ -127,6 +129,8 @@ def areas(book: CardBook, view: dict[str, Any], seat: int, game: str = "") -> li
             out.append(Area("The table", shared, tuple(by_owner.get(-1, []))))
             continue
         title = ("You, " if who == seat else "") + narrate.seat_name(who)
+        if names and names[who] != narrate.seat_name(who):
+            title += f" ({names[who]})"
         mine = tuple((narrate.words(k), v[who]) for k, v in counters.items())
         out.append(Area(title, mine, tuple(by_owner.get(who, []))))
     return out

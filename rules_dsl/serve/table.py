@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 import traceback
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,10 @@ BOT_SECONDS = 5.0  # the largest search budget a seat may ask for, in seconds pe
 BOT_ITERATIONS = 10_000  # and in iterations (about 5 seconds in the built-in packs)
 BOT_RETRY_SECONDS = 0.5  # the bots' pause after the database refused a bot's decision
 BOT_WORKERS = 3  # bots thinking at once, each for its own game
+CHAT_MOST = 500  # characters in a chat line
+NAME_MOST = 40  # characters in a seat's name
+CHAT_RATE = (5, 10.0)  # a seat says at most 5 lines in 10 seconds
+PRESENT_SECONDS = 30.0  # a seat whose page asked for anything this recently is shown as present
 
 
 class Refused(Exception):
@@ -97,6 +102,8 @@ class Table:
         self.due: list[str] = []  # games whose next decision is a bot's, in the order they became due
         self.engines: dict[str, Engine] = {}
         self.games: dict[str, Game] = {}
+        self.said: dict[tuple[str, int], list[float]] = {}  # (game, seat) -> when its last lines were said
+        self.seen: dict[tuple[str, int], float] = {}  # (game, seat) -> when its page last asked for anything
 
     # -- set-up --------------------------------------------------------------------------
 
@@ -176,6 +183,7 @@ class Table:
     def seat_of(self, game: Game, token: str) -> int:
         for i, s in enumerate(game.row.seats):
             if s.kind == "human" and _same(s.token, token):
+                self.visit(game, i)  # any request with a seat's token: the seat is present
                 return i
         raise Refused(403, "this token is not a seat's of this game")
 
@@ -185,6 +193,7 @@ class Table:
         s = game.row.seats[seat]
         if s.kind != "human" or not _same(s.token, token):
             raise Refused(403, f"this token is not seat {seat + 1}'s")
+        self.visit(game, seat)
 
     def decide(self, game: Game, seat: int, option: str) -> None:
         d = game.state.pending
@@ -289,6 +298,56 @@ class Table:
                 stored = self.bot_finish(job, option, failure)
             # after a decision the database refused, let whatever holds it finish
             time.sleep(0.001 if stored else BOT_RETRY_SECONDS)
+
+    # -- chat, names, presence -------------------------------------------------------------
+
+    def say(self, game: Game, seat: int, text: Any) -> int:
+        """A chat line of a seat, stored with the game: its number. Refused (400) when it is
+        not text, empty, too long or holds control characters, (429) when the seat says
+        more than CHAT_RATE allows; HTML is kept as written and escaped wherever shown."""
+        line = _clean(text, CHAT_MOST, "a chat line")
+        lines, seconds = CHAT_RATE
+        now = time.monotonic()
+        recent = [t for t in self.said.get((game.row.id, seat), []) if now - t < seconds]
+        if len(recent) >= lines:
+            raise Refused(429, f"slow down: a seat says at most {lines} lines in {seconds:g} seconds")
+        try:
+            n = self.store.add_chat(game.row.id, seat, len(game.state.log), line)
+        except StoreFailed as exc:
+            raise Refused(503, f"the games database could not store the line ({exc}); send it again") from None
+        self.said[(game.row.id, seat)] = [*recent, now]
+        return n
+
+    def chat(self, game: Game, after: int = -1) -> list[dict[str, Any]]:
+        names = self.names(game)
+        return [
+            {"n": n, "seat": seat + 1, "name": names[seat], "step": step, "text": text}
+            for n, seat, step, text in self.store.chat(game.row.id, after)
+        ]
+
+    def name(self, game: Game, seat: int, text: Any) -> None:
+        try:
+            self.store.set_name(game.row.id, seat, _clean(text, NAME_MOST, "a name"))
+        except StoreFailed as exc:
+            raise Refused(503, f"the games database could not store the name ({exc}); send it again") from None
+
+    def names(self, game: Game) -> list[str]:
+        """Each seat's name: the one chosen at joining, or "Player N" (a bot: its kind)."""
+        chosen = self.store.names(game.row.id)
+        return [
+            chosen.get(i) or (narrate.seat_name(i) + ("" if s.kind == "human" else f" ({s.kind} bot)"))
+            for i, s in enumerate(game.row.seats)
+        ]
+
+    def visit(self, game: Game, seat: int) -> None:
+        self.seen[(game.row.id, seat)] = time.monotonic()
+
+    def present(self, game: Game) -> list[bool]:
+        now = time.monotonic()
+        return [
+            s.kind != "human" or now - self.seen.get((game.row.id, i), -PRESENT_SECONDS) < PRESENT_SECONDS
+            for i, s in enumerate(game.row.seats)
+        ]
 
     def undo_status(self, game: Game, seat: int) -> tuple[bool, str]:
         if game.state.over:
@@ -397,6 +456,22 @@ def told_to(game: Game, seat: int, step: int) -> list[str]:
     """The narrated log of the first `step` decisions as told to `seat` (-1: to nobody in
     particular, what a public replay shows): each seat reads only what it may know."""
     return [*game.opening, *(line for told in game.taken[:step] for line in told.to(seat))]
+
+
+def _clean(text: Any, most: int, what: str) -> str:
+    """Text a person typed, stripped: refused when not text, empty, longer than `most`
+    characters, or holding control or format characters (or unpaired surrogates)."""
+    if not isinstance(text, str):
+        raise Refused(400, f"{what} must be text")
+    clean: str = text.strip()
+    if not clean:
+        raise Refused(400, f"{what} must not be empty")
+    if len(clean) > most:
+        raise Refused(400, f"{what} is at most {most} characters, not {len(clean)}")
+    bad = next((c for c in clean if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")), None)
+    if bad is not None:
+        raise Refused(400, f"{what} must not hold control characters (U+{ord(bad):04X})")
+    return clean
 
 
 def _same(token: str, given: str) -> bool:

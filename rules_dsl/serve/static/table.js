@@ -103,6 +103,59 @@ function seatPage(main) {
     }
   }
   follow();
+
+  // chat, names and presence: polled every two seconds (each ask marks this seat present)
+  const chat = document.getElementById("chat");
+  async function listen() {
+    for (;;) {
+      try {
+        const last = chat.lastElementChild ? chat.lastElementChild.dataset.n : undefined;
+        const data = await api("GET", "/api/games/" + game + "/chat" + (last === undefined ? "" : "?after=" + last), token);
+        for (const line of data.lines) {
+          const li = document.createElement("li"), who = document.createElement("b");
+          li.dataset.n = line.n;
+          who.textContent = line.name;
+          li.append(who, ": " + line.text); // text, never HTML
+          chat.appendChild(li);
+        }
+        if (data.lines.length) chat.scrollTop = chat.scrollHeight;
+        const present = document.getElementById("present");
+        present.replaceChildren(...data.names.map((name, i) => {
+          const span = document.createElement("span");
+          span.className = data.present[i] ? "here" : "away";
+          span.textContent = name;
+          return span;
+        }));
+      } catch (err) {
+        /* the long poll above says when the server is lost */
+      }
+      await new Promise((done) => setTimeout(done, 2000));
+    }
+  }
+  listen();
+  document.getElementById("say").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = event.target.elements["text"];
+    try {
+      await api("POST", "/api/games/" + game + "/chat", token, { text: input.value });
+      input.value = "";
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  const join = document.getElementById("join");
+  if (join) {
+    join.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api("POST", "/api/games/" + game + "/name", token, { name: join.elements["name"].value });
+        join.remove();
+        await refresh();
+      } catch (err) {
+        say(err.message);
+      }
+    });
+  }
   const box = document.getElementById("logbox");
   if (box) {
     if (window.matchMedia("(max-width: 760px)").matches) box.open = false; // phones: the log folded
