@@ -341,7 +341,7 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
             host.select_option("select[name=pack]", "base")
             host.fill("input[name=players]", "3")
             host.fill("input[name=seed]", "21")
-            host.fill("input[name=variants]", "learning")
+            host.check("#variant-choices input.variant[value=learning]")  # the pack's variants, to tick
             seats = host.locator("#seats .seat .kind")
             seats.nth(0).select_option("human")
             seats.nth(1).select_option("human")

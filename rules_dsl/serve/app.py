@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from rules_dsl import card_face as card_faces
 from rules_dsl import chosen, narrate
-from rules_dsl.bots import BOT_NAMES
+from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS
 from rules_dsl.packs.installed import installed_packs
 from rules_dsl.serve import pages
 from rules_dsl.serve.store import BUSY_SECONDS, Store
@@ -230,7 +230,9 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
             return games, broken, packs
 
         games, broken, packs = await locked(work)
-        return html("table.html", packs=packs, games=games, broken=broken, bots=["human", *BOT_NAMES])
+        return html(
+            "table.html", packs=packs, games=games, broken=broken, bots=["human", *BOT_NAMES], search=SEARCH_BOTS
+        )
 
     def seat_context(game: Game, seat: int, token: str) -> dict[str, Any]:
         data = table.view(game, seat)

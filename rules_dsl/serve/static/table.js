@@ -170,6 +170,7 @@ function tablePage(form) {
   const seats = document.getElementById("seats");
   const row = document.getElementById("seat-row");
   const players = form.elements["players"];
+  const searchBots = row.dataset.search.split(",");
 
   function drawSeats() {
     const n = Math.max(1, Math.min(16, parseInt(players.value, 10) || 1));
@@ -187,9 +188,20 @@ function tablePage(form) {
   drawSeats();
 
   const pack = form.elements["pack"];
+  const choices = document.getElementById("variant-choices");
   function describe() {
     const o = pack.selectedOptions[0];
     if (!o) return;
+    // the pack's variants, each a checkbox
+    choices.querySelectorAll("label").forEach((l) => l.remove());
+    for (const name of o.dataset.list.split(",").filter((v) => v)) {
+      const label = document.createElement("label"), box = document.createElement("input");
+      box.type = "checkbox";
+      box.className = "variant";
+      box.value = name;
+      label.append(box, " " + name);
+      choices.appendChild(label);
+    }
     document.getElementById("about").textContent =
       "players " + o.dataset.players + "; variants: " + o.dataset.variants + "; scenarios: " + o.dataset.scenarios;
   }
@@ -199,7 +211,8 @@ function tablePage(form) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const list = (text) => text.split(",").map((s) => s.trim()).filter((s) => s);
-    const variants = list(form.elements["variants"].value);
+    const variants = Array.from(choices.querySelectorAll("input.variant:checked")).map((b) => b.value);
+    list(form.elements["variants"].value).forEach((v) => variants.includes(v) || variants.push(v));
     list(form.elements["scenario"].value).forEach((s) => variants.push("scenario=" + s));
     const body = {
       pack: form.elements["pack"].value,
@@ -207,7 +220,7 @@ function tablePage(form) {
       variants,
       seats: Array.from(seats.querySelectorAll(".seat")).map((s) => {
         const kind = s.querySelector(".kind").value, budget = s.querySelector(".budget").value.trim();
-        return kind === "ismcts" && budget ? kind + ":" + budget : kind;
+        return searchBots.includes(kind) && budget ? kind + ":" + budget : kind;
       }),
     };
     if (form.elements["seed"].value !== "") body.seed = parseInt(form.elements["seed"].value, 10);
