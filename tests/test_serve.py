@@ -513,3 +513,48 @@ def test_the_log_is_told_to_each_seat_and_the_public_replay_to_nobody(server: Se
     assert status == 200 and drawn not in text and f"Player {seat}'s hand: 0 -> 1 card" in text
     status, page = server.call("GET", f"/games/{game}/replay?seat={seat}&token={tokens[seat]}&step=1")
     assert status == 200 and drawn in html.unescape(page.decode())
+
+
+@pytest.mark.skipif(
+    not os.environ.get("CI") and (not Path(CHROMIUM).exists() or shutil.which("chromium") is None),
+    reason="needs chromium",
+)
+def test_escalation_for_four_at_a_glance_on_a_phone_and_a_laptop(server: Server) -> None:
+    """Escalation, 2 people and 2 bots: the first 16 decisions by clicks, each page checked
+    (faces drawn, nothing overlapping, the turn in the title) at 390 x 844 and 1280 x 800."""
+    from playwright import sync_api
+
+    game, tokens = server.new_game(pack="escalation", players=4, seed=3, seats=["human", "random", "human", "random"])
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_FLAGS)
+        try:
+            pages = []
+            for seat, size in ((1, {"width": 390, "height": 844}), (3, {"width": 1280, "height": 800})):
+                page = browser.new_context(viewport=size).new_page()
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(f"{server.url}/games/{game}/seat/{seat}?token={tokens[seat]}")
+                pages.append(page)
+            rnd = random.Random(3)
+            clicks = 0
+            while clicks < 16:
+                for pg in pages:
+                    buttons = pg.locator("#options button.option")
+                    if buttons.count():
+                        if clicks % 10 == 0:
+                            check_page(pg)
+                        text = pg.locator("#log").text_content()
+                        buttons.nth(rnd.randrange(buttons.count())).click()
+                        clicks += 1
+                        pg.wait_for_function(
+                            "t => document.getElementById('log').textContent !== t", arg=text, timeout=20_000
+                        )
+                        break
+                else:
+                    pages[0].wait_for_timeout(50)
+            for pg in pages:
+                check_page(pg)
+                assert pg.locator("figure.card img.cardface").count() > 10
+        finally:
+            browser.close()
+    assert errors == []
