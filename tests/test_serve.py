@@ -558,3 +558,25 @@ def test_escalation_for_four_at_a_glance_on_a_phone_and_a_laptop(server: Server)
         finally:
             browser.close()
     assert errors == []
+
+
+def test_a_rematch_seats_the_same_table_at_a_new_game(server: Server) -> None:
+    game, tokens = server.new_game(
+        pack="base", players=3, seed=4, variants=["learning"], seats=["human", "greedy", "human"]
+    )
+    status, error = server.json("POST", f"/api/games/{game}/rematch", tokens[1])
+    assert status == 409 and "not over" in error["error"]
+    status, _ = server.json("POST", f"/api/games/{game}/name", tokens[3], {"name": "Bea"})
+    assert play(server, game, tokens, random.Random(4), 1000) < 1000  # to the end
+    status, first = server.json("POST", f"/api/games/{game}/rematch", tokens[3])
+    assert status == 200 and first["url"].startswith(f"/games/{first['id']}/seat/3?token=")
+    status, second = server.json("POST", f"/api/games/{game}/rematch", tokens[1])
+    assert status == 200 and second["id"] == first["id"]  # the same next game for everyone
+    new = {seat: url.partition("token=")[2] for seat, url in ((3, first["url"]), (1, second["url"]))}
+    assert new[1] != tokens[1] and new[3] != tokens[3]  # new keys
+    view = json.loads(server.read(first["id"], 1, new[1]))
+    assert view["decisions"] >= 0 and not view["over"]
+    status, chat = server.json("GET", f"/api/games/{first['id']}/chat", new[3])
+    assert status == 200 and chat["names"] == ["Player 1", "Player 2 (greedy bot)", "Bea"]
+    status, _ = server.call("GET", f"/api/games/{first['id']}?seat=1", tokens[1])
+    assert status == 403  # the old key opens nothing in the new game

@@ -143,6 +143,19 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
         return JSONResponse(await locked(work))
 
+    async def post_rematch(request: Request) -> Response:
+        """The next game of this table (made by the first seat asking): this seat's link in it."""
+        game_id = request.path_params["game"]
+        token = _token(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            next_id, next_token = table.rematch(game, seat)
+            return {"id": next_id, "url": f"/games/{next_id}/seat/{seat + 1}?token={next_token}"}
+
+        return JSONResponse(await locked(work))
+
     async def post_name(request: Request) -> Response:
         game_id = request.path_params["game"]
         token = _token(request)
@@ -355,6 +368,7 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         Route("/api/games/{game}/chat", read_chat),
         Route("/api/games/{game}/chat", post_chat, methods=["POST"]),
         Route("/api/games/{game}/name", post_name, methods=["POST"]),
+        Route("/api/games/{game}/rematch", post_rematch, methods=["POST"]),
         Route("/api/games/{game}/faces/{card}.svg", card_face),
         Route("/api/games/{game}/backs/{kind}.svg", card_back),
         Route("/api/games/{game}/version", seat_version),

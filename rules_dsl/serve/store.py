@@ -61,6 +61,10 @@ CREATE TABLE IF NOT EXISTS chat (
     text TEXT NOT NULL,
     PRIMARY KEY (game, n)
 );
+CREATE TABLE IF NOT EXISTS rematches (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    next TEXT NOT NULL REFERENCES games(id)   -- the game the same table plays next
+);
 CREATE TABLE IF NOT EXISTS names (
     game TEXT NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
@@ -251,6 +255,21 @@ class Store:
             (game_id, after, most),
         ).fetchall()
         return [(int(n), int(seat), int(step), str(text)) for n, seat, step, text in reversed(rows)]
+
+    def add_rematch(self, row: GameRow, previous: str) -> None:
+        """The next game of a table, stored with the link from the one before, or neither."""
+        seats = [attrs.asdict(s) for s in row.seats]
+        with self._write():
+            self.db.execute(
+                "INSERT INTO games (id, pack, players, seed, variants, seats, salt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.pack, row.players, row.seed, json.dumps(list(row.variants)), json.dumps(seats),
+                 row.salt or secrets.token_hex(16)),
+            )  # fmt: skip
+            self.db.execute("INSERT INTO rematches (game, next) VALUES (?, ?)", (previous, row.id))
+
+    def rematch(self, game_id: str) -> str | None:
+        found = self.db.execute("SELECT next FROM rematches WHERE game = ?", (game_id,)).fetchone()
+        return None if found is None else str(found[0])
 
     def set_name(self, game_id: str, seat: int, name: str) -> None:
         with self._write():

@@ -299,6 +299,34 @@ class Table:
             # after a decision the database refused, let whatever holds it finish
             time.sleep(0.001 if stored else BOT_RETRY_SECONDS)
 
+    def rematch(self, game: Game, seat: int) -> tuple[str, str]:
+        """The next game of this table once this one is over: the same pack, players,
+        variants and seats (bots and their budgets, people with new tokens), a new seed;
+        made by the first seat that asks, found by the others. (its id, `seat`'s new token)"""
+        if not game.state.over:
+            raise Refused(409, "a rematch is for a finished game: this one is not over")
+        next_id = self.store.rematch(game.row.id)
+        if next_id is None:
+            seats = tuple(Seat("human", secrets.token_urlsafe(18)) if s.kind == "human" else s for s in game.row.seats)
+            row = GameRow(
+                secrets.token_urlsafe(9),
+                game.row.pack,
+                game.row.players,
+                secrets.randbelow(2**31),
+                game.row.variants,
+                seats,
+            )
+            try:
+                self.store.add_rematch(row, game.row.id)
+            except StoreFailed as exc:
+                raise Refused(503, f"the games database could not store the rematch ({exc}); try again") from None
+            next_id = row.id
+            names = self.store.names(game.row.id)
+            for i, name in names.items():  # the people keep their names
+                self.store.set_name(next_id, i, name)
+        following = self.load(next_id)
+        return next_id, following.row.seats[seat].token
+
     # -- chat, names, presence -------------------------------------------------------------
 
     def say(self, game: Game, seat: int, text: Any) -> int:

@@ -83,6 +83,8 @@ function seatPage(main) {
       send("/api/games/" + game + "/decisions", { option: button.dataset.option });
     } else if (button.id === "undo") {
       send("/api/games/" + game + "/undo");
+    } else if (button.id === "rematch") {
+      api("POST", "/api/games/" + game + "/rematch", token).then((data) => (location.href = data.url), (err) => say(err.message));
     }
   });
 
