@@ -176,7 +176,9 @@ class Store:
         self.db.close()
         os.close(self.lock_fd)
 
-    def add_game(self, row: GameRow) -> None:
+    def add_game(self, row: GameRow, previous: str = "") -> None:
+        """A new game; with `previous`, the next game of that one's table (a rematch),
+        stored with the link from it, or neither."""
         seats = [attrs.asdict(s) for s in row.seats]
         with self._write():
             self.db.execute(
@@ -191,6 +193,8 @@ class Store:
                     row.salt or secrets.token_hex(16),
                 ),
             )
+            if previous:
+                self.db.execute("INSERT INTO rematches (game, next) VALUES (?, ?)", (previous, row.id))
 
     def game(self, game_id: str) -> GameRow | None:
         """The game's row; Tampered when the row cannot be read."""
@@ -255,17 +259,6 @@ class Store:
             (game_id, after, most),
         ).fetchall()
         return [(int(n), int(seat), int(step), str(text)) for n, seat, step, text in reversed(rows)]
-
-    def add_rematch(self, row: GameRow, previous: str) -> None:
-        """The next game of a table, stored with the link from the one before, or neither."""
-        seats = [attrs.asdict(s) for s in row.seats]
-        with self._write():
-            self.db.execute(
-                "INSERT INTO games (id, pack, players, seed, variants, seats, salt) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (row.id, row.pack, row.players, row.seed, json.dumps(list(row.variants)), json.dumps(seats),
-                 row.salt or secrets.token_hex(16)),
-            )  # fmt: skip
-            self.db.execute("INSERT INTO rematches (game, next) VALUES (?, ?)", (previous, row.id))
 
     def rematch(self, game_id: str) -> str | None:
         found = self.db.execute("SELECT next FROM rematches WHERE game = ?", (game_id,)).fetchone()

@@ -317,7 +317,7 @@ class Table:
                 seats,
             )
             try:
-                self.store.add_rematch(row, game.row.id)
+                self.store.add_game(row, game.row.id)
             except StoreFailed as exc:
                 raise Refused(503, f"the games database could not store the rematch ({exc}); try again") from None
             next_id = row.id
