@@ -321,6 +321,22 @@ def check_page(page: Any) -> None:
         assert title.startswith("Waiting for Player "), title
 
 
+def click_once(pages: list[Any], rnd: random.Random, check: bool) -> int:
+    """A random option clicked on the first page that has options (checked first when
+    `check`), waiting until its log shows it: 1; else a short wait for the others: 0."""
+    for pg in pages:
+        buttons = pg.locator("#options button.option")
+        if buttons.count():
+            if check:
+                check_page(pg)
+            text = pg.locator("#log").text_content()  # the log may be folded
+            buttons.nth(rnd.randrange(buttons.count())).click()
+            pg.wait_for_function("t => document.getElementById('log').textContent !== t", arg=text, timeout=20_000)
+            return 1
+    pages[0].wait_for_timeout(50)  # the other page hears of it by its long poll
+    return 0
+
+
 @pytest.mark.skipif(
     not os.environ.get("CI") and (not Path(CHROMIUM).exists() or shutil.which("chromium") is None),
     reason="needs chromium",
@@ -387,20 +403,7 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
             for _ in range(2000):
                 if all(pg.locator("#scores").count() for pg in pages):
                     break
-                for pg in pages:
-                    buttons = pg.locator("#options button.option")
-                    if buttons.count():
-                        if clicks % 15 == 0:
-                            check_page(pg)
-                        text = pg.locator("#log").text_content()  # the log may be folded
-                        buttons.nth(rnd.randrange(buttons.count())).click()
-                        clicks += 1
-                        pg.wait_for_function(
-                            "t => document.getElementById('log').textContent !== t", arg=text, timeout=20_000
-                        )
-                        break
-                else:
-                    pages[0].wait_for_timeout(50)  # the other page hears of it by its long poll
+                clicks += click_once(pages, rnd, check=clicks % 15 == 0)
             for pg in pages:
                 pg.wait_for_selector("#scores", timeout=20_000)
                 assert "The game is over." in pg.locator("#turn").inner_text()
@@ -538,20 +541,7 @@ def test_escalation_for_four_at_a_glance_on_a_phone_and_a_laptop(server: Server)
             rnd = random.Random(3)
             clicks = 0
             while clicks < 16:
-                for pg in pages:
-                    buttons = pg.locator("#options button.option")
-                    if buttons.count():
-                        if clicks % 10 == 0:
-                            check_page(pg)
-                        text = pg.locator("#log").text_content()
-                        buttons.nth(rnd.randrange(buttons.count())).click()
-                        clicks += 1
-                        pg.wait_for_function(
-                            "t => document.getElementById('log').textContent !== t", arg=text, timeout=20_000
-                        )
-                        break
-                else:
-                    pages[0].wait_for_timeout(50)
+                clicks += click_once(pages, rnd, check=clicks % 10 == 0)
             for pg in pages:
                 check_page(pg)
                 assert pg.locator("figure.card img.cardface").count() > 10
