@@ -51,7 +51,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def cmd_print(args: argparse.Namespace) -> int:
-    from rules_dsl.card_sheet import card_views, write_sheets
+    from rules_dsl.card_sheet import deck, write_deck
     from rules_dsl.card_view import setting
 
     engine = _engine(args.pack)
@@ -68,9 +68,15 @@ def cmd_print(args: argparse.Namespace) -> int:
         sources = load_sources(resolve(args.pack.split(",")), problems)
         problems.raise_if_any()
         only = {c.id for c in sources[-1].cards}
-    cards = card_views(rules, setting(rules, args.players, args.variant), only, args.copies)
-    pages = write_sheets(cards, args.out, args.paper, rules.name)
-    print(f"wrote {args.out}: {len(cards)} cards on {pages} page{'s' if pages != 1 else ''} ({args.paper})")
+    # a printed deck holds the copies of the largest game unless told the players
+    game = setting(rules, args.players or rules.max_players, args.variant)
+    cards = deck(rules, game, only, not args.one_each)
+    pages = write_deck(cards, args.out, args.paper, rules.name, args.backs)
+    backs = {"duplex": "with backs on alternate pages", "beside": "with backs beside", "none": "without backs"}
+    print(
+        f"wrote {args.out}: {len(cards)} cards {backs[args.backs]} on {pages} page{'s' if pages != 1 else ''}"
+        f" ({args.paper})"
+    )
     return 0
 
 
@@ -549,13 +555,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="compare instead of writing")
     p.set_defaults(func=cmd_golden)
 
-    p = sub.add_parser("print", help="lay a pack's cards out at playing-card size, nine to a page, in a PDF")
+    p = sub.add_parser("print", help="print a pack's deck at playing-card size, with backs and crop marks, in a PDF")
     p.add_argument("pack", help="an installed pack id or a pack folder (with the packs it requires)")
     p.add_argument("--out", default="cards.pdf", help="the PDF to write (default: cards.pdf)")
     p.add_argument("--paper", choices=["a4", "letter"], default="a4")
     p.add_argument("--mod-only", action="store_true", help="only the cards the named pack itself defines")
-    p.add_argument("--copies", action="store_true", help="one card per copy in the game, not one per card")
-    p.add_argument("--players", type=terminal.whole_number(1), help="work the facts out for this many players")
+    p.add_argument("--one-each", action="store_true", help="one card per card type, not every copy")
+    p.add_argument("--copies", action="store_true", help=argparse.SUPPRESS)  # every copy is the default now
+    p.add_argument(
+        "--backs",
+        choices=["duplex", "beside", "none"],
+        default="duplex",
+        help="backs on alternate pages for double-sided printing (default), beside each front, or none",
+    )
+    p.add_argument(
+        "--players", type=terminal.whole_number(1), help="the copies and facts of this many players (default: the most)"
+    )
     p.add_argument("--variant", action="append", metavar="NAME")
     p.set_defaults(func=cmd_print)
 

@@ -66,12 +66,13 @@ def card_label(rules: Rules, card_type: int) -> str:
     return f"{ct.name} ({words(ct.kind)}{': ' + ', '.join(facts) if facts else ''})"
 
 
-def option_labels(rules: Rules, st: GameState, decision: Decision) -> list[str]:
+def option_labels(rules: Rules, st: GameState, decision: Decision, facts: bool = True) -> list[str]:
     """The legal options in words, as the deciding seat may see them: a card it can identify
-    by its name and printed facts, a card it cannot (face down, in a hidden pile) by its
-    back and place, any other option as words. Labels that would be the same are numbered."""
+    by its name and printed facts (only its name without `facts`: the table shows its face
+    beside it), a card it cannot (face down, in a hidden pile) by its back and place, any
+    other option as words. Labels that would be the same are numbered."""
     st.rules = rules
-    labels = [_option_label(rules, st, decision, i) for i in range(len(decision.options))]
+    labels = [_option_label(rules, st, decision, i, facts) for i in range(len(decision.options))]
     total = {label: labels.count(label) for label in labels}
     counted: dict[str, int] = {}
     out = []
@@ -83,15 +84,28 @@ def option_labels(rules: Rules, st: GameState, decision: Decision) -> list[str]:
     return out
 
 
-def _option_label(rules: Rules, st: GameState, decision: Decision, index: int) -> str:
+def _option_label(rules: Rules, st: GameState, decision: Decision, index: int, facts: bool = True) -> str:
     card = card_of(rules, st, decision, index)
     if card is None:
         return words(decision.options[index]).capitalize()
     if knowledge.identifies(rules, st, card, decision.player):
         where = st.cards[card].loc
         place = "" if where.startswith("^") else f", from {_your(zone_name(where), decision.player)}"
-        return card_label(rules, st.cards[card].type) + place
+        name = card_label(rules, st.cards[card].type) if facts else rules.cards[st.cards[card].type].name
+        return name + place
     return unseen_label(rules, st, card, decision.player)
+
+
+def option_cards(rules: Rules, st: GameState, decision: Decision) -> list[str]:
+    """For each option, the id of the card it names when the deciding seat can identify
+    that card (knowledge.identifies), else "": what the table shows a face of."""
+    st.rules = rules
+    out = []
+    for i in range(len(decision.options)):
+        card = card_of(rules, st, decision, i)
+        known = card is not None and knowledge.identifies(rules, st, card, decision.player)
+        out.append(rules.cards[st.cards[card].type].id if known and card is not None else "")
+    return out
 
 
 def unseen_label(rules: Rules, st: GameState, card: int, seat: int) -> str:

@@ -113,6 +113,18 @@ class Choosable:
 
 
 @attrs.frozen
+class Look:
+    """How a pack's cards look on the table and on paper (its `look:` part, rules_dsl/card_face.py):
+    nothing here changes play."""
+
+    colours: dict[str, str] = attrs.Factory(dict)  # card kind -> #rrggbb
+    glyphs: dict[str, str] = attrs.Factory(dict)  # symbol -> the glyph drawn for it
+    words: dict[str, str] = attrs.Factory(dict)  # moment, window or procedure -> the words a card shows
+    faces: str = ""  # a property: cards sharing its value are the faces of one double-sided card
+    symbols: tuple[str, ...] = ()  # the declared symbols, in order (a default colour each)
+
+
+@attrs.frozen
 class Rules:
     packs: tuple[str, ...]
     name: str
@@ -181,3 +193,4 @@ class Rules:
     choosable: dict[str, Choosable] = attrs.Factory(dict)  # option -> the cards it chooses from
     # what the packs write that can never happen (compiler/never.py): validate shows them
     warnings: tuple[PackProblem, ...] = ()
+    look: Look = attrs.Factory(Look)  # colours, glyphs and display words of the cards (`look:`)

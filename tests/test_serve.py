@@ -282,11 +282,68 @@ def test_replays_step_forward_and_back(server: Server) -> None:
     assert status == 200 and "after decision 0 of 6" in page.decode()
 
 
+OVERLAPS = """() => {
+  const sel = "header.top, .status, .area, .zone h4, figure.card, .stack, button, #logbox, .scores";
+  const shown = [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length);
+  const name = (e) => e.tagName + (e.id ? "#" + e.id : "") + "." + e.className + " " + (e.innerText || "").slice(0, 30);
+  const bad = [];
+  for (let i = 0; i < shown.length; i++) {
+    for (let j = i + 1; j < shown.length; j++) {
+      const a = shown[i], b = shown[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const r = a.getBoundingClientRect(), s = b.getBoundingClientRect();
+      const x = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+      const y = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+      if (x > 1 && y > 1) bad.push([name(a), name(b)]);
+    }
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push(["page", "wider than the screen"]);
+  return bad.slice(0, 5);
+}"""
+FACES_LOADED = (
+    "() => [...document.querySelectorAll('img.cardface, img.optface')].every((i) => i.complete && i.naturalWidth > 0)"
+)
+
+
+def check_page(page: Any) -> None:
+    """No element over another (bounding boxes), every card face drawn, the title telling
+    whether it is this seat's turn, never "to play" beside "Waiting"."""
+    page.wait_for_function(FACES_LOADED, timeout=10_000)
+    assert page.evaluate(OVERLAPS) == []
+    status = page.locator("#status").inner_text()
+    assert "to play" not in status
+    title = page.title()
+    if page.locator("#options button.option").count():
+        assert title.startswith("▶ Your turn: "), title
+    elif "The game is over." in status:
+        assert title.startswith("Game over"), title
+    else:
+        assert title.startswith("Waiting for Player "), title
+
+
+def click_once(pages: list[Any], rnd: random.Random, check: bool) -> int:
+    """A random option clicked on the first page that has options (checked first when
+    `check`), waiting until its log shows it: 1; else a short wait for the others: 0."""
+    for pg in pages:
+        buttons = pg.locator("#options button.option")
+        if buttons.count():
+            if check:
+                check_page(pg)
+            text = pg.locator("#log").text_content()  # the log may be folded
+            buttons.nth(rnd.randrange(buttons.count())).click()
+            pg.wait_for_function("t => document.getElementById('log').textContent !== t", arg=text, timeout=20_000)
+            return 1
+    pages[0].wait_for_timeout(50)  # the other page hears of it by its long poll
+    return 0
+
+
 @pytest.mark.skipif(
     not os.environ.get("CI") and (not Path(CHROMIUM).exists() or shutil.which("chromium") is None),
     reason="needs chromium",
 )
 def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> None:
+    """The Learning Game for three, by clicks: one person on a phone (390 x 844), one on a
+    laptop (1280 x 800), each in a browser context of their own, and a bot."""
     from playwright import sync_api
 
     errors: list[str] = []
@@ -300,7 +357,7 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
             host.select_option("select[name=pack]", "base")
             host.fill("input[name=players]", "3")
             host.fill("input[name=seed]", "21")
-            host.fill("input[name=variants]", "learning")
+            host.check("#variant-choices input.variant[value=learning]")  # the pack's variants, to tick
             seats = host.locator("#seats .seat .kind")
             seats.nth(0).select_option("human")
             seats.nth(1).select_option("human")
@@ -309,45 +366,49 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
             host.wait_for_selector("a.seat-link")
             links = host.eval_on_selector_all("a.seat-link", "as => as.map(a => a.href)")
             assert len(links) == 2
-            # both people, each in a browser context of their own
             pages = []
-            for link in links:
-                page = browser.new_context().new_page()
+            for link, size in zip(links, ({"width": 390, "height": 844}, {"width": 1280, "height": 800}), strict=True):
+                page = browser.new_context(viewport=size).new_page()
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
                 page.goto(link)
                 pages.append(page)
             assert "you are Player 1" in pages[0].content() and "you are Player 2" in pages[1].content()
-            # each sees their own hand's cards and only the count of the other's
+            # each sees their own hand as card faces and only the count of the other's
             for me, other in ((0, 1), (1, 0)):
                 areas = pages[me].locator("section.area")
                 assert areas.nth(0).locator("h3").inner_text() == f"You, Player {me + 1}"
                 theirs = pages[me].locator("section.area", has=pages[me].locator("h3", has_text=f"Player {other + 1}"))
                 hand = theirs.locator(".zone", has=pages[me].locator(".zname", has_text="hand"))
-                assert "cards, hidden" in hand.inner_text()
+                assert "cards, hidden" in hand.inner_text() and hand.locator("figure.card").count() == 0
                 mine = areas.nth(0).locator(".zone", has=pages[me].locator(".zname", has_text="hand"))
-                assert mine.locator("details.card").count() >= 1
+                assert mine.locator("figure.card img.cardface").count() >= 1
+                check_page(pages[me])
+            # on the phone, the seat's own area and its options come before the log, which is folded
+            phone = pages[0]
+            assert phone.locator("#logbox").get_attribute("open") is None
+            own = phone.locator("section.area").nth(0).bounding_box()
+            log = phone.locator("#logbox").bounding_box()
+            assert own is not None and log is not None and own["y"] < log["y"]
+            # a card opens large on a tap
+            phone.locator("figure.card").first.click()
+            assert phone.locator("#zoom").is_visible()
+            phone.locator("#zoom").click()
+            assert not phone.locator("#zoom").is_visible()
+            if os.environ.get("UPDATE_DOC_IMAGES"):
+                pages[1].screenshot(path=str(Path(__file__).parent.parent / "docs" / "images" / "serve-seat.png"))
+                phone.screenshot(path=str(Path(__file__).parent.parent / "docs" / "images" / "serve-phone.png"))
             rnd = random.Random(21)
             clicks = 0
             for _ in range(2000):
                 if all(pg.locator("#scores").count() for pg in pages):
                     break
-                for pg in pages:
-                    buttons = pg.locator("#options button.option")
-                    if buttons.count():
-                        text = pg.locator("#log").inner_text()
-                        buttons.nth(rnd.randrange(buttons.count())).click()
-                        clicks += 1
-                        pg.wait_for_function(
-                            "t => document.getElementById('log').innerText !== t", arg=text, timeout=20_000
-                        )
-                        break
-                else:
-                    pages[0].wait_for_timeout(50)  # the other page hears of it by its long poll
+                clicks += click_once(pages, rnd, check=clicks % 15 == 0)
             for pg in pages:
                 pg.wait_for_selector("#scores", timeout=20_000)
                 assert "The game is over." in pg.locator("#turn").inner_text()
                 assert "Winner: Player" in pg.locator("#scores").inner_text()
+                check_page(pg)
             assert clicks > 20  # both people played a whole game
         finally:
             browser.close()
@@ -455,3 +516,57 @@ def test_the_log_is_told_to_each_seat_and_the_public_replay_to_nobody(server: Se
     assert status == 200 and drawn not in text and f"Player {seat}'s hand: 0 -> 1 card" in text
     status, page = server.call("GET", f"/games/{game}/replay?seat={seat}&token={tokens[seat]}&step=1")
     assert status == 200 and drawn in html.unescape(page.decode())
+
+
+@pytest.mark.skipif(
+    not os.environ.get("CI") and (not Path(CHROMIUM).exists() or shutil.which("chromium") is None),
+    reason="needs chromium",
+)
+def test_escalation_for_four_at_a_glance_on_a_phone_and_a_laptop(server: Server) -> None:
+    """Escalation, 2 people and 2 bots: the first 16 decisions by clicks, each page checked
+    (faces drawn, nothing overlapping, the turn in the title) at 390 x 844 and 1280 x 800."""
+    from playwright import sync_api
+
+    game, tokens = server.new_game(pack="escalation", players=4, seed=3, seats=["human", "random", "human", "random"])
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_FLAGS)
+        try:
+            pages = []
+            for seat, size in ((1, {"width": 390, "height": 844}), (3, {"width": 1280, "height": 800})):
+                page = browser.new_context(viewport=size).new_page()
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(f"{server.url}/games/{game}/seat/{seat}?token={tokens[seat]}")
+                pages.append(page)
+            rnd = random.Random(3)
+            clicks = 0
+            while clicks < 16:
+                clicks += click_once(pages, rnd, check=clicks % 10 == 0)
+            for pg in pages:
+                check_page(pg)
+                assert pg.locator("figure.card img.cardface").count() > 10
+        finally:
+            browser.close()
+    assert errors == []
+
+
+def test_a_rematch_seats_the_same_table_at_a_new_game(server: Server) -> None:
+    game, tokens = server.new_game(
+        pack="base", players=3, seed=4, variants=["learning"], seats=["human", "greedy", "human"]
+    )
+    status, error = server.json("POST", f"/api/games/{game}/rematch", tokens[1])
+    assert status == 409 and "not over" in error["error"]
+    status, _ = server.json("POST", f"/api/games/{game}/name", tokens[3], {"name": "Bea"})
+    assert play(server, game, tokens, random.Random(4), 1000) < 1000  # to the end
+    status, first = server.json("POST", f"/api/games/{game}/rematch", tokens[3])
+    assert status == 200 and first["url"].startswith(f"/games/{first['id']}/seat/3?token=")
+    status, second = server.json("POST", f"/api/games/{game}/rematch", tokens[1])
+    assert status == 200 and second["id"] == first["id"]  # the same next game for everyone
+    new = {seat: url.partition("token=")[2] for seat, url in ((3, first["url"]), (1, second["url"]))}
+    assert new[1] != tokens[1] and new[3] != tokens[3]  # new keys
+    view = json.loads(server.read(first["id"], 1, new[1]))
+    assert view["decisions"] >= 0 and not view["over"]
+    status, chat = server.json("GET", f"/api/games/{first['id']}/chat", new[3])
+    assert status == 200 and chat["names"] == ["Player 1", "Player 2 (greedy bot)", "Bea"]
+    status, _ = server.call("GET", f"/api/games/{first['id']}?seat=1", tokens[1])
+    assert status == 403  # the old key opens nothing in the new game

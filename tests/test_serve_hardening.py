@@ -211,7 +211,7 @@ def test_a_database_from_before_the_chain_is_migrated_once_and_then_checked(tmp_
     finally:
         server.kill()
     with sqlite3.connect(db) as c:
-        assert c.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert c.execute("PRAGMA user_version").fetchone()[0] == 2
         assert c.execute("SELECT count(*) FROM decisions WHERE chain IS NULL").fetchone()[0] == 0
         c.execute("UPDATE decisions SET option = 'draw-from-the-deck' WHERE game = 'old' AND step = 0")
     server = Server(db)
@@ -350,5 +350,112 @@ def test_the_version_tells_nothing_of_the_decisions(server: Server) -> None:
     try:
         assert again.json("GET", f"/api/games/{one}/version")[1]["version"] == changed
         assert again.json("GET", f"/api/games/{two}/version")[1]["version"] == versions[1]
+    finally:
+        again.kill()
+
+
+# -- bots off the request path (issue 35) ------------------------------------------------
+
+
+def test_a_bot_thinking_in_one_game_holds_up_no_other_games_requests(tmp_path: Path) -> None:
+    """With a search bot thinking 3 s a decision in game A, reads of game B answer at once:
+    the bot thinks on a copy of its game without the server's lock."""
+    server = Server(tmp_path / "games.sqlite", "--bot-seconds", "3")
+    try:
+        game_b, tokens_b = server.new_game(seed=5, **MICROCOSM)
+        server.read(game_b, 1, tokens_b[1])  # loaded and warm
+        game_a, tokens_a = server.new_game(pack="microcosm", seed=6, seats=["ismcts:3s", "human"])
+        time.sleep(0.3)  # the bot of game A is thinking its first decision (3 s)
+        thinking = json.loads(server.read(game_a, 2, tokens_a[2]))
+        assert thinking["decisions"] == 0 and not thinking["options"]  # it is the bot's move
+        waits = []
+        for _ in range(50):
+            start = time.perf_counter()
+            server.read(game_b, 1, tokens_b[1])
+            waits.append(time.perf_counter() - start)
+        assert json.loads(server.read(game_a, 2, tokens_a[2]))["decisions"] == 0  # still thinking
+        waits.sort()
+        assert waits[int(0.95 * len(waits)) - 1] < 0.2, waits
+    finally:
+        server.kill()
+
+
+def test_a_server_killed_while_a_bot_thinks_resumes_it_on_restart(tmp_path: Path) -> None:
+    """No request names the game after the restart: the server finds the bot due and it moves."""
+    db = tmp_path / "games.sqlite"
+    first = Server(db, "--bot-seconds", "1")
+    game, tokens = first.new_game(pack="microcosm", seed=8, seats=["ismcts:1s", "human"])
+    time.sleep(0.2)
+    first.kill()  # mid-thought: the bot's first decision is not taken
+    assert stored(db, game) == []
+    second = Server(db, "--bot-seconds", "1")
+    try:
+        deadline = time.monotonic() + 30
+        while not stored(db, game):
+            assert time.monotonic() < deadline, "the bot never moved after the restart"
+            time.sleep(0.1)
+        assert json.loads(second.read(game, 2, tokens[2]))["decisions"] >= 1
+    finally:
+        second.kill()
+
+
+# -- chat and names (issue 35) ------------------------------------------------------------
+
+
+def test_chat_and_names_are_kept_escaped_bounded_and_rate_limited(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    server = Server(db)
+    try:
+        game, tokens = server.new_game(seed=9, **MICROCOSM)
+        chat = f"/api/games/{game}/chat"
+        status, named = server.json("POST", f"/api/games/{game}/name", tokens[1], {"name": "<b>Ann</b>"})
+        assert status == 200 and named["names"] == ["<b>Ann</b>", "Player 2"]
+        status, said = server.json("POST", chat, tokens[1], {"text": "<script>alert(1)</script> hello"})
+        assert status == 201 and said == {"n": 0}
+        # bad lines: each a clear 4xx, nothing stored
+        for body, code in (
+            ({"text": "a\x00b"}, 400),
+            ({"text": "bell\x07"}, 400),
+            ({"text": "\u202eevil"}, 400),  # a right-to-left override: a format character
+            ({"text": ""}, 400),
+            ({"text": 5}, 400),
+            ({"text": "x" * 501}, 400),
+            ({"name": "x\x1b[31m"}, 400),
+        ):
+            path = f"/api/games/{game}/name" if "name" in body else chat
+            status, error = server.json("POST", path, tokens[2], body)
+            assert status == code and error["status"] == code, (body, error)
+        # 1 MB of text: refused from its declared length, before it is read
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            head = f"POST {chat} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {tokens[2]}\r\n"
+            s.sendall(f"{head}Content-Type: application/json\r\nContent-Length: 1000012\r\n\r\n".encode())
+            s.sendall(b'{"text": "' + b"x" * 60_000)
+            assert s.recv(200).startswith(b"HTTP/1.1 413")
+        status, _ = server.call("POST", chat, "not-a-token", {"text": "hi"})
+        assert status == 403
+        # a flood: refused with 429 after the first lines, never a 500, the table unslowed
+        codes = [server.call("POST", chat, tokens[2], {"text": f"spam {i}"})[0] for i in range(300)]
+        assert set(codes) == {201, 429} and codes.count(201) == 5, sorted(set(codes))
+        start = time.perf_counter()
+        server.read(game, 1, tokens[1])
+        assert time.perf_counter() - start < 0.5
+        status, lines = server.json("GET", chat, tokens[2])
+        assert status == 200 and [line["text"] for line in lines["lines"]][:2] == [
+            "<script>alert(1)</script> hello",
+            "spam 0",
+        ]
+        assert lines["names"] == ["<b>Ann</b>", "Player 2"] and lines["present"] == [True, True]
+        # the page escapes both
+        status, page = server.call("GET", f"/games/{game}/seat/2?token={tokens[2]}")
+        text = page.decode()
+        assert status == 200 and "<script>alert(1)" not in text and "&lt;script&gt;alert(1)" in text
+        assert "<b>Ann</b>" not in text and "&lt;b&gt;Ann&lt;/b&gt;" in text
+    finally:
+        server.kill()  # kill -9: every acknowledged line and name is kept
+    again = Server(db)
+    try:
+        status, lines = again.json("GET", f"/api/games/{game}/chat?after=0", tokens[1])
+        assert status == 200 and [line["n"] for line in lines["lines"]] == [1, 2, 3, 4, 5]
+        assert lines["names"][0] == "<b>Ann</b>"
     finally:
         again.kill()

@@ -232,6 +232,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             deal_scoring=-1 if deal_scoring < 0 else effects[deal_scoring].body.eid,  # type: ignore[union-attr]
         )
         effects.append(loop)
+        look = self.read_look(voc)
         if self.problems.items:
             return None
         assert all(e is not None for e in effects)
@@ -289,4 +290,5 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
                 z.key(p) for z in voc.zones.values() if z.visibility in ("hidden", "top") for p in range(players[1])
             ),
             warnings=tuple(attrs.evolve(w, severity="warning") for w in self.warnings.items),
+            look=look,
         )

@@ -10,9 +10,10 @@ from rules_dsl.compiler.build_base import BuilderBase, named
 from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.errors import suggest
 from rules_dsl.packs import shape
+from rules_dsl.packs.check import check as check_shape
 from rules_dsl.packs.loader import key_loc, value_loc
 from rules_dsl.packs.model import Loc
-from rules_dsl.rules import Choosable, Statistic, Variant
+from rules_dsl.rules import Choosable, Look, Statistic, Variant
 
 VAR_RE = "[A-Z][A-Z0-9_]*"
 BUILTIN_PARAMS = {"PLAYERS"}
@@ -56,6 +57,51 @@ class PackParts(BuilderBase):
                     continue
                 out[field] = value
         return out
+
+    def read_look(self, voc: Vocabulary) -> Look:
+        """`look: {colours:, symbols:, words:, faces:}` of every pack, a later pack's entry for
+        a name replacing an earlier one's; each name must be the vocabulary's (a kind, a symbol,
+        a moment, window or procedure, a property)."""
+        colours: dict[str, str] = {}
+        glyphs: dict[str, str] = {}
+        words: dict[str, str] = {}
+        faces = ""
+        named_words = {*voc.moments, *voc.windows, *self._proc_trees}
+        for part in self.parts.get("look", []):
+            node, loc = part.value, part.loc
+            if not check_shape(node, shape.LOOK, loc.file, self.problems, "look", loc):
+                continue
+            for key, table, known, what in (
+                ("colours", colours, voc.kinds, "card kind"),
+                ("symbols", glyphs, voc.symbols, "symbol"),
+                ("words", words, named_words, "moment, window or procedure"),
+            ):
+                entries = node.get(key) or {}
+                for name, value in entries.items():
+                    if name not in known:
+                        self.problems.add(
+                            key_loc(entries, name, loc.file),
+                            f"look: {key} names {name!r}, which is no {what} of the packs",
+                            expected=sorted(known),
+                            suggestion=suggest(str(name), known),
+                        )
+                    elif key == "symbols" and not 1 <= len(str(value)) <= 3:
+                        self.problems.add(
+                            value_loc(entries, name, loc.file), f"look: the glyph of {name!r} is 1 to 3 characters"
+                        )
+                    else:
+                        table[str(name)] = str(value)
+            if "faces" in node:
+                if node["faces"] not in voc.properties:
+                    self.problems.add(
+                        value_loc(node, "faces", loc.file),
+                        f"look: faces names {node['faces']!r}, which is no property of the packs",
+                        expected=sorted(voc.properties),
+                        suggestion=suggest(str(node["faces"]), voc.properties),
+                    )
+                else:
+                    faces = str(node["faces"])
+        return Look(colours, glyphs, words, faces, tuple(voc.symbols))
 
     def read_statistics(self, voc: Vocabulary) -> list[Statistic]:
         """`statistics: {NAME: {from: ZONE or [ZONE...], to: ZONE or [ZONE...]}}`: card moves to count."""

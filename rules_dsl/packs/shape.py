@@ -476,6 +476,26 @@ LIMITS = Record(
     },
 )
 
+# ---- look: how the cards look on the table and on paper (docs/modding.md#look) --------
+
+COLOUR = Str(pattern="^#[0-9a-fA-F]{6}$", doc="a colour as #rrggbb")
+LOOK = Record(
+    doc="How the pack's cards look on the table and on paper (docs/modding.md#look); a later pack's "
+    "entry for a name replaces an earlier one's.",
+    fields={
+        "colours": _f(Table(value=COLOUR), "a colour per card kind (#rrggbb)"),
+        "symbols": _f(Table(value=Str()), "the glyph drawn for each symbol: one to three characters"),
+        "words": _f(
+            Table(value=Str(), key_pattern=PROPERTY_NAME),
+            "how card text shows a moment, window or procedure (default: its name with spaces)",
+        ),
+        "faces": _f(
+            Str(pattern=PROPERTY_NAME),
+            "a property: the cards sharing its value are the faces of one double-sided card",
+        ),
+    },
+)
+
 # ---- a pack file: a mapping of parts -------------------------------------------------
 
 PACK_FILE = Record(
@@ -507,6 +527,7 @@ PACK_FILE = Record(
         "cards": _f(Seq(CARD), "the card definitions"),
         "extend": _f(EXTEND),
         "limits": _f(LIMITS),
+        "look": _f(LOOK),
     },
     extra=(("^x-", Anything()),),
 )

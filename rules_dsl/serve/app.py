@@ -23,18 +23,20 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from rules_dsl import chosen
-from rules_dsl.bots import BOT_NAMES
+from rules_dsl import card_face as card_faces
+from rules_dsl import chosen, narrate
+from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS
 from rules_dsl.packs.installed import installed_packs
 from rules_dsl.serve import pages
 from rules_dsl.serve.store import BUSY_SECONDS, Store
-from rules_dsl.serve.table import BudgetCap, Game, Refused, Table
+from rules_dsl.serve.table import BOT_WORKERS, BudgetCap, Game, Refused, Table
 from rules_dsl.terminal import SCENARIO_OPTION
 
 T = TypeVar("T")
 MAX_BODY = 64 * 1024
 MAX_DEPTH = 32  # a request body nested deeper is refused before it is parsed
 WAIT_SECONDS = 20.0  # the longest a page's long poll for a change waits
+FACE_HEADERS = {"Cache-Control": "max-age=3600"}  # a card's face never changes within a game
 
 
 def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUSY_SECONDS) -> Starlette:
@@ -112,6 +114,61 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
         return JSONResponse(await locked(work))
 
+    async def post_chat(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        token = _token(request)
+        raw = await _raw_body(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            n = table.say(game, seat, _parse_json(raw).get("text"))
+            return {"n": n}
+
+        return JSONResponse(await locked(work), 201)
+
+    async def read_chat(request: Request) -> Response:
+        """The chat lines after `?after=N` (all when absent), each seat's name and whether
+        it is present; asked with a seat's token, which marks that seat present."""
+        game_id = request.path_params["game"]
+        token = _token(request)
+        after = request.query_params.get("after")
+        since = -1 if after is None else _whole(after, "after")
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            table.visit(game, seat)
+            return {"lines": table.chat(game, since), "names": table.names(game), "present": table.present(game)}
+
+        return JSONResponse(await locked(work))
+
+    async def post_rematch(request: Request) -> Response:
+        """The next game of this table (made by the first seat asking): this seat's link in it."""
+        game_id = request.path_params["game"]
+        token = _token(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            next_id, next_token = table.rematch(game, seat)
+            return {"id": next_id, "url": f"/games/{next_id}/seat/{seat + 1}?token={next_token}"}
+
+        return JSONResponse(await locked(work))
+
+    async def post_name(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        token = _token(request)
+        raw = await _raw_body(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat = table.seat_of(game, token)
+            table.name(game, seat, _parse_json(raw).get("name"))
+            return {"names": table.names(game)}
+
+        return JSONResponse(await locked(work))
+
     async def read_card(request: Request) -> Response:
         game_id, card_id = request.path_params["game"], request.path_params["card"]
 
@@ -125,6 +182,44 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
             return {"id": card.id, "name": card.name, "kind": card.kind, "facts": facts, "text": card.canonical}
 
         return JSONResponse(await locked(work))
+
+    async def card_face(request: Request) -> Response:
+        """A card's front as SVG (rules_dsl/card_face.py): pack data, the same for every seat;
+        a page asks only for the cards its seat can identify."""
+        game_id, card_id = request.path_params["game"], request.path_params["card"]
+
+        def work() -> str:
+            game = table.load(game_id)
+            try:
+                card = book(game).get(card_id)
+            except Exception as exc:  # noqa: BLE001 - RulesError names the card and suggests one
+                raise Refused(404, str(exc)) from None
+            ct = game.rules.cards[game.rules.card_index[card_id]]
+            return card_faces.svg_document(card_faces.front(game.rules, card, ct.public_props))
+
+        return Response(await locked(work), media_type="image/svg+xml", headers=FACE_HEADERS)
+
+    async def card_back(request: Request) -> Response:
+        """The back of a card of a kind, with the properties its kind prints there (given in
+        the query, as the seat's view shows them: only the kind's back properties)."""
+        game_id, kind = request.path_params["game"], request.path_params["kind"]
+        given = dict(request.query_params)
+
+        def work() -> str:
+            game = table.load(game_id)
+            rules = game.rules
+            kinds = {ct.kind: ct.public_props for ct in rules.cards}
+            if kind not in kinds:
+                raise Refused(404, f"no card kind {kind!r} in {rules.name}")
+            extra = sorted(set(given) - set(kinds[kind]))
+            if extra:
+                raise Refused(400, f"a {kind}'s back shows {', '.join(kinds[kind]) or 'no property'}, not {extra[0]!r}")
+            if any(len(v) > 100 for v in given.values()):
+                raise Refused(400, "a property's value is at most 100 characters")
+            facts = [(p, given[p]) for p in kinds[kind] if p in given]
+            return card_faces.svg_document(card_faces.back(rules, kind, facts))
+
+        return Response(await locked(work), media_type="image/svg+xml", headers=FACE_HEADERS)
 
     # -- pages -----------------------------------------------------------------------------
 
@@ -148,21 +243,49 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
             return games, broken, packs
 
         games, broken, packs = await locked(work)
-        return html("table.html", packs=packs, games=games, broken=broken, bots=["human", *BOT_NAMES])
+        return html(
+            "table.html", packs=packs, games=games, broken=broken, bots=["human", *BOT_NAMES], search=SEARCH_BOTS
+        )
 
     def seat_context(game: Game, seat: int, token: str) -> dict[str, Any]:
         data = table.view(game, seat)
+        # this seat's decision; several seats may be deciding at once
+        mine_d = game.engine.decision(game.state, seat)
+        d = mine_d or game.state.pending
+        mine = mine_d is not None and not data["over"]
+        waiting = [w for w in data["view"]["waiting"] if w != seat]
+        table.visit(game, seat)
+        names = table.names(game)
+        short = narrate.option_labels(game.rules, game.state, d, facts=False) if mine and d is not None else []
+        cards = narrate.option_cards(game.rules, game.state, d) if mine and d is not None else []
+        faces = [pages.face_url(game.row.id, c) if c else "" for c in cards]
+        question = pages.question(game.rules, d) if d is not None else ""
+        if data["over"]:
+            title = f"Game over · {game.row.pack}"
+        elif mine:
+            title = f"▶ Your turn: {question} · Player {seat + 1}"
+        else:
+            who = ", ".join(f"Player {w + 1}" for w in waiting) or "?"
+            title = f"Waiting for {who} · you are Player {seat + 1}"
         return {
             "game": game.row,
             "seat": seat,
             "token": token,
             "data": data,
-            "decision": data["view"]["decision"],
+            "decision": data["view"]["decision"] if mine else None,
+            "question": question,
+            "context": pages.context(data["log"]),
+            "title": title,
+            "mine": mine,
             # every seat still deciding (several when they decide at once)
-            "waiting": [w for w in data["view"]["waiting"] if w != seat],
-            "areas": pages.areas(book(game), data["view"], seat),
+            "waiting": waiting,
+            "areas": pages.areas(book(game), data["view"], seat, game.row.id, names),
+            "names": names,
+            "named": seat in table.store.names(game.row.id),
+            "present": table.present(game),
+            "chat": table.chat(game),
             "version": table.version(game),
-            "choices": list(zip(data["options"], data["labels"])),
+            "choices": list(zip(data["options"], short, faces, data["labels"])),
         }
 
     async def seat_page(request: Request) -> Response:
@@ -218,7 +341,7 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
                 "token": token,
                 "step": step,
                 "last": last,
-                "areas": pages.areas(book(game), view, seat),
+                "areas": pages.areas(book(game), view, seat, game.row.id),
                 "log": log,
                 "over": game.state.over and step == last,
                 "scores": table.scores(game) if step == last else None,
@@ -247,6 +370,12 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         Route("/api/games/{game}/decisions", post_decision, methods=["POST"]),
         Route("/api/games/{game}/undo", post_undo, methods=["POST"]),
         Route("/api/games/{game}/cards/{card}", read_card),
+        Route("/api/games/{game}/chat", read_chat),
+        Route("/api/games/{game}/chat", post_chat, methods=["POST"]),
+        Route("/api/games/{game}/name", post_name, methods=["POST"]),
+        Route("/api/games/{game}/rematch", post_rematch, methods=["POST"]),
+        Route("/api/games/{game}/faces/{card}.svg", card_face),
+        Route("/api/games/{game}/backs/{kind}.svg", card_back),
         Route("/api/games/{game}/version", seat_version),
         Route("/games/{game}/seat/{seat}", seat_page),
         Route("/games/{game}/seat/{seat}/panel", seat_panel),
@@ -257,11 +386,19 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        bots = threading.Thread(target=table.run_bots, args=(stop,), name="bots", daemon=True)
-        bots.start()
+        # bots that were due when the server stopped move again; then the bots' workers
+        resume = threading.Thread(target=table.resume, name="resume", daemon=True)
+        resume.start()
+        bots = [
+            threading.Thread(target=table.run_bots, args=(stop,), name=f"bots-{i}", daemon=True)
+            for i in range(BOT_WORKERS)
+        ]
+        for worker in bots:
+            worker.start()
         yield
         stop.set()
-        bots.join(5)
+        for worker in bots:
+            worker.join(5)
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, HTTPException: http_error}, lifespan=lifespan)
     app.state.table = table

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import attrs
 import jinja2
 
-from rules_dsl import card_view, narrate
+from rules_dsl import card_face, card_view, narrate
 from rules_dsl.rules import Rules
+from rules_dsl.state import Decision
 
 HERE = Path(__file__).parent
 
@@ -36,6 +38,7 @@ class Card:
     count: int
     notes: str
     detail: card_view.CardView | None
+    face: str = ""  # the URL of the face this seat sees: the front, or the back of a card it cannot identify
 
 
 @attrs.frozen
@@ -44,6 +47,7 @@ class Zone:
     hidden_count: int | None  # a hidden pile: how many cards, nothing more
     known: tuple[str, ...]  # cards known in a hidden pile
     cards: tuple[Card, ...]
+    top: Card | None = None  # the top card of a pile that shows only it
 
 
 @attrs.frozen
@@ -67,13 +71,23 @@ class CardBook:
         return self.views[card_id]
 
 
-def _card(book: CardBook, view: dict[str, Any]) -> Card:
+def face_url(game: str, card: str) -> str:
+    return f"/api/games/{quote(game)}/faces/{quote(card)}.svg"
+
+
+def back_url(game: str, kind: str, back: dict[str, Any]) -> str:
+    query = urlencode({k: str(v) for k, v in back.items()})
+    return f"/api/games/{quote(game)}/backs/{quote(kind)}.svg" + (f"?{query}" if query else "")
+
+
+def _card(book: CardBook, view: dict[str, Any], game: str) -> Card:
     notes = narrate.card_notes(view)
     if "card" in view:
         detail = book.get(view["card"])
-        return Card(detail.name, 1, "; ".join(notes), detail)
+        return Card(detail.name, 1, "; ".join(notes), detail, face_url(game, view["card"]))
     back = ", ".join(f"{narrate.words(k)} {v}" for k, v in view.get("back", {}).items())
-    return Card(f"face-down {view['kind']}" + (f" ({back})" if back else ""), 1, "; ".join(notes), None)
+    title = f"face-down {narrate.words(view['kind'])}" + (f" ({back})" if back else "")
+    return Card(title, 1, "; ".join(notes), None, back_url(game, view["kind"], view.get("back", {})))
 
 
 def _grouped(cards: list[Card]) -> tuple[Card, ...]:
@@ -87,7 +101,9 @@ def _grouped(cards: list[Card]) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def areas(book: CardBook, view: dict[str, Any], seat: int) -> list[Area]:
+def areas(
+    book: CardBook, view: dict[str, Any], seat: int, game: str = "", names: list[str] | None = None
+) -> list[Area]:
     """The seat's own area first (or none for the public), then the table, then each other player."""
     by_owner: dict[int, list[Zone]] = {}
     for key, zone in view["zones"].items():
@@ -97,11 +113,12 @@ def areas(book: CardBook, view: dict[str, Any], seat: int) -> list[Area]:
             if not zone["count"]:
                 continue
             known = tuple(book.get(k["card"]).name for k in zone.get("known", ()))
-            shown = Zone(narrate.words(name), zone["count"], known, ())
+            top = _card(book, zone["top"], game) if "top" in zone else None
+            shown = Zone(narrate.words(name), zone["count"], known, (), top)
         else:
             if not zone:
                 continue
-            shown = Zone(narrate.words(name), None, (), _grouped([_card(book, c) for c in zone]))
+            shown = Zone(narrate.words(name), None, (), _grouped([_card(book, c, game) for c in zone]))
         by_owner.setdefault(who, []).append(shown)
     counters = view["counters"]
     out = []
@@ -112,6 +129,23 @@ def areas(book: CardBook, view: dict[str, Any], seat: int) -> list[Area]:
             out.append(Area("The table", shared, tuple(by_owner.get(-1, []))))
             continue
         title = ("You, " if who == seat else "") + narrate.seat_name(who)
+        if names and names[who] != narrate.seat_name(who):
+            title += f" ({names[who]})"
         mine = tuple((narrate.words(k), v[who]) for k, v in counters.items())
         out.append(Area(title, mine, tuple(by_owner.get(who, []))))
     return out
+
+
+def question(rules: Rules, decision: Decision) -> str:
+    """The pending decision's prompt in the pack's words: names with spaces, moments and
+    procedures as the pack's `look: words:` say them, and what asks it."""
+    prompt = narrate.words(card_face.readable(rules.look, decision.prompt))
+    return f"{prompt} ({decision.source})" if decision.source else prompt
+
+
+def context(log: list[str]) -> str:
+    """What was decided last, as told to this seat: the context of the question now."""
+    for line in reversed(log):
+        if not line.startswith(" ") and not line.startswith("Turn ") and not line.startswith("Round "):
+            return line
+    return ""

@@ -35,7 +35,7 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: no lock file (docs/serve.md)
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 1  # PRAGMA user_version: 0 before the chain and the salt
+SCHEMA_VERSION = 2  # PRAGMA user_version: 0 before the chain and the salt, 1 before chat and names
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -52,6 +52,24 @@ CREATE TABLE IF NOT EXISTS decisions (
     option TEXT NOT NULL,
     chain TEXT,              -- sha256(previous chain, step, option): see `link`
     PRIMARY KEY (game, step)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    game TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,      -- 0, 1, ... in the order said
+    seat INTEGER NOT NULL,   -- from 0
+    step INTEGER NOT NULL,   -- decisions taken when it was said
+    text TEXT NOT NULL,
+    PRIMARY KEY (game, n)
+);
+CREATE TABLE IF NOT EXISTS rematches (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    next TEXT NOT NULL REFERENCES games(id)   -- the game the same table plays next
+);
+CREATE TABLE IF NOT EXISTS names (
+    game TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (game, seat)
 );
 """
 BUSY_SECONDS = 5.0  # how long a write waits for a lock another program holds on the file
@@ -158,7 +176,9 @@ class Store:
         self.db.close()
         os.close(self.lock_fd)
 
-    def add_game(self, row: GameRow) -> None:
+    def add_game(self, row: GameRow, previous: str = "") -> None:
+        """A new game; with `previous`, the next game of that one's table (a rematch),
+        stored with the link from it, or neither."""
         seats = [attrs.asdict(s) for s in row.seats]
         with self._write():
             self.db.execute(
@@ -173,6 +193,8 @@ class Store:
                     row.salt or secrets.token_hex(16),
                 ),
             )
+            if previous:
+                self.db.execute("INSERT INTO rematches (game, next) VALUES (?, ?)", (previous, row.id))
 
     def game(self, game_id: str) -> GameRow | None:
         """The game's row; Tampered when the row cannot be read."""
@@ -220,6 +242,35 @@ class Store:
                 "INSERT INTO decisions (game, step, option, chain) VALUES (?, ?, ?, ?)",
                 (game_id, step, option, link(previous, step, option)),
             )
+
+    def add_chat(self, game_id: str, seat: int, step: int, text: str) -> int:
+        """A chat line, committed when this returns; its number. StoreFailed when it cannot be."""
+        with self._write():
+            n = self.db.execute("SELECT COUNT(*) FROM chat WHERE game = ?", (game_id,)).fetchone()[0]
+            self.db.execute(
+                "INSERT INTO chat (game, n, seat, step, text) VALUES (?, ?, ?, ?, ?)", (game_id, n, seat, step, text)
+            )
+        return int(n)
+
+    def chat(self, game_id: str, after: int = -1, most: int = 200) -> list[tuple[int, int, int, str]]:
+        """(n, seat, step, text) of the game's chat lines numbered above `after`, the last `most`."""
+        rows = self.db.execute(
+            "SELECT n, seat, step, text FROM chat WHERE game = ? AND n > ? ORDER BY n DESC LIMIT ?",
+            (game_id, after, most),
+        ).fetchall()
+        return [(int(n), int(seat), int(step), str(text)) for n, seat, step, text in reversed(rows)]
+
+    def rematch(self, game_id: str) -> str | None:
+        found = self.db.execute("SELECT next FROM rematches WHERE game = ?", (game_id,)).fetchone()
+        return None if found is None else str(found[0])
+
+    def set_name(self, game_id: str, seat: int, name: str) -> None:
+        with self._write():
+            self.db.execute("INSERT OR REPLACE INTO names (game, seat, name) VALUES (?, ?, ?)", (game_id, seat, name))
+
+    def names(self, game_id: str) -> dict[int, str]:
+        rows = self.db.execute("SELECT seat, name FROM names WHERE game = ?", (game_id,)).fetchall()
+        return {int(seat): str(name) for seat, name in rows}
 
     def drop_last_decision(self, game_id: str, step: int) -> None:
         with self._write():

@@ -3,7 +3,8 @@
 Every game is a `Store` row plus its decisions; in memory it is the state rebuilt by replay,
 with the narrated log and, per decision, who took it and whether it showed anything hidden.
 All engine work and every write to the store is serialized through one lock (`Table.lock`),
-so two decisions posted at once are applied one after the other (docs/serve.md).
+so two decisions posted at once are applied one after the other (docs/serve.md); a bot
+thinks on a copy of its game's state without the lock, so no request waits for a bot.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 import threading
 import time
 import traceback
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,11 @@ MAX_SEED = 2**63 - 1
 BOT_SECONDS = 5.0  # the largest search budget a seat may ask for, in seconds per decision
 BOT_ITERATIONS = 10_000  # and in iterations (about 5 seconds in the built-in packs)
 BOT_RETRY_SECONDS = 0.5  # the bots' pause after the database refused a bot's decision
+BOT_WORKERS = 3  # bots thinking at once, each for its own game
+CHAT_MOST = 500  # characters in a chat line
+NAME_MOST = 40  # characters in a seat's name
+CHAT_RATE = (5, 10.0)  # a seat says at most 5 lines in 10 seconds
+PRESENT_SECONDS = 30.0  # a seat whose page asked for anything this recently is shown as present
 
 
 class Refused(Exception):
@@ -95,6 +102,8 @@ class Table:
         self.due: list[str] = []  # games whose next decision is a bot's, in the order they became due
         self.engines: dict[str, Engine] = {}
         self.games: dict[str, Game] = {}
+        self.said: dict[tuple[str, int], list[float]] = {}  # (game, seat) -> when its last lines were said
+        self.seen: dict[tuple[str, int], float] = {}  # (game, seat) -> when its page last asked for anything
 
     # -- set-up --------------------------------------------------------------------------
 
@@ -174,6 +183,7 @@ class Table:
     def seat_of(self, game: Game, token: str) -> int:
         for i, s in enumerate(game.row.seats):
             if s.kind == "human" and _same(s.token, token):
+                self.visit(game, i)  # any request with a seat's token: the seat is present
                 return i
         raise Refused(403, "this token is not a seat's of this game")
 
@@ -183,6 +193,7 @@ class Table:
         s = game.row.seats[seat]
         if s.kind != "human" or not _same(s.token, token):
             raise Refused(403, f"this token is not seat {seat + 1}'s")
+        self.visit(game, seat)
 
     def decide(self, game: Game, seat: int, option: str) -> None:
         st = game.state
@@ -224,49 +235,154 @@ class Table:
             self.due.append(game.row.id)
             self.wake.notify()
 
-    def bot_step(self) -> bool:
-        """One bot decision of the game first due. Called with the lock held. False when the
-        database could not store it: the game is due again, and the bots wait a little."""
+    def bot_job(self) -> BotJob | None:
+        """The next bot decision to think about: the game first due, with a copy of its
+        state to think on. Called with the lock held; None when the game is no longer a
+        bot's to move (undone or rebuilt since it became due)."""
         game = self.games.get(self.due.pop(0))
         if game is None or (d := self._bot_decision(game)) is None:
-            return True  # undone or rebuilt since it became due
+            return None
         seat = game.row.seats[d.player]
+        budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
         # a fresh bot per decision, seeded by the game, the seat and the step: after a
         # restart the bots choose as they would have
-        try:
-            budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
-            seed = game.row.seed * 1009 + d.player + 7919 * len(game.state.log)
-            bot = make_bot(seat.kind, game.engine, seed, budget)
-            option = bot.choose(Turn(game.engine, game.state, d.player))
-            self._commit(game, addressed_option(game.state, option, d.player))
-        except Refused as exc:
-            if exc.status == 503:  # the database is busy: nothing applied, the bot tries again
-                game.trouble = f"seat {d.player + 1} ({seat.kind}) is waiting: {exc.reason}"
-                self.due.append(game.row.id)
-                return False
-            game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {exc.reason}"
+        seed = game.row.seed * 1009 + d.player + 7919 * len(game.state.log)
+        return BotJob(game, len(game.state.log), game.state.clone(), seat.kind, budget, seed, d.player)
+
+    def bot_finish(self, job: BotJob, option: str | None, failure: str) -> bool:
+        """Apply and store the option a bot chose (or note why it could not choose). Called
+        with the lock held. False when the database could not store it: the game is due
+        again, and the bots wait a little."""
+        game, player, kind = job.game, job.player, job.kind
+        if self.games.get(game.row.id) is not game or len(game.state.log) != job.step:
+            return True  # undone or rebuilt while the bot thought: its due again from there
+        if option is None:
+            game.trouble = f"seat {player + 1} ({kind}) could not move: {failure}"
             print(f"game {game.row.id}: {game.trouble}", file=sys.stderr, flush=True)
             return True
-        except Exception as exc:  # a bug in a bot or the engine: the other games play on
-            game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {type(exc).__name__}: {exc}"
-            traceback.print_exc()
+        try:
+            # several seats may be deciding at once: the option answers the bot's own
+            self._commit(game, addressed_option(game.state, option, player))
+        except Refused as exc:
+            if exc.status == 503:  # the database is busy: nothing applied, the bot tries again
+                game.trouble = f"seat {player + 1} ({kind}) is waiting: {exc.reason}"
+                self.due.append(game.row.id)
+                return False
+            game.trouble = f"seat {player + 1} ({kind}) could not move: {exc.reason}"
+            print(f"game {game.row.id}: {game.trouble}", file=sys.stderr, flush=True)
             return True
         game.trouble = ""
         self._wake_bots(game)
         return True
 
+    def resume(self) -> None:
+        """Load every stored game, one at a time under the lock, so that bots that were due
+        to move when the server stopped (killed mid-thought) move again without waiting
+        for someone to open their game."""
+        with self.lock:
+            rows, _ = self.store.games()
+        for row in rows:
+            with self.lock:
+                try:
+                    self.load(row.id)
+                except Refused as exc:  # a game that no longer replays is named when it is asked for
+                    print(f"game {row.id} not resumed: {exc.reason}", file=sys.stderr, flush=True)
+
     def run_bots(self, stop: threading.Event) -> None:
-        """The bots' thread: one decision at a time, the lock released in between so that
-        pages and people are served while bots play on."""
+        """A bots' worker: takes the game first due under the lock, thinks without it (so
+        every other request and game goes on while a bot thinks), then applies its choice
+        under the lock. Several workers run at once: one game's slow bot holds up no other."""
         while not stop.is_set():
             with self.wake:
                 if not self.due:
                     self.wake.wait(0.5)
                     continue
-                stored = self.bot_step()
-            # let a waiting request take the lock before the next bot decision; after a
-            # decision the database refused, let whatever holds it finish
+                job = self.bot_job()
+            if job is None:
+                continue
+            option, failure = think(job)
+            with self.lock:
+                stored = self.bot_finish(job, option, failure)
+            # after a decision the database refused, let whatever holds it finish
             time.sleep(0.001 if stored else BOT_RETRY_SECONDS)
+
+    def rematch(self, game: Game, seat: int) -> tuple[str, str]:
+        """The next game of this table once this one is over: the same pack, players,
+        variants and seats (bots and their budgets, people with new tokens), a new seed;
+        made by the first seat that asks, found by the others. (its id, `seat`'s new token)"""
+        if not game.state.over:
+            raise Refused(409, "a rematch is for a finished game: this one is not over")
+        next_id = self.store.rematch(game.row.id)
+        if next_id is None:
+            seats = tuple(Seat("human", secrets.token_urlsafe(18)) if s.kind == "human" else s for s in game.row.seats)
+            row = GameRow(
+                secrets.token_urlsafe(9),
+                game.row.pack,
+                game.row.players,
+                secrets.randbelow(2**31),
+                game.row.variants,
+                seats,
+            )
+            try:
+                self.store.add_game(row, game.row.id)
+            except StoreFailed as exc:
+                raise Refused(503, f"the games database could not store the rematch ({exc}); try again") from None
+            next_id = row.id
+            names = self.store.names(game.row.id)
+            for i, name in names.items():  # the people keep their names
+                self.store.set_name(next_id, i, name)
+        following = self.load(next_id)
+        return next_id, following.row.seats[seat].token
+
+    # -- chat, names, presence -------------------------------------------------------------
+
+    def say(self, game: Game, seat: int, text: Any) -> int:
+        """A chat line of a seat, stored with the game: its number. Refused (400) when it is
+        not text, empty, too long or holds control characters, (429) when the seat says
+        more than CHAT_RATE allows; HTML is kept as written and escaped wherever shown."""
+        line = _clean(text, CHAT_MOST, "a chat line")
+        lines, seconds = CHAT_RATE
+        now = time.monotonic()
+        recent = [t for t in self.said.get((game.row.id, seat), []) if now - t < seconds]
+        if len(recent) >= lines:
+            raise Refused(429, f"slow down: a seat says at most {lines} lines in {seconds:g} seconds")
+        try:
+            n = self.store.add_chat(game.row.id, seat, len(game.state.log), line)
+        except StoreFailed as exc:
+            raise Refused(503, f"the games database could not store the line ({exc}); send it again") from None
+        self.said[(game.row.id, seat)] = [*recent, now]
+        return n
+
+    def chat(self, game: Game, after: int = -1) -> list[dict[str, Any]]:
+        names = self.names(game)
+        return [
+            {"n": n, "seat": seat + 1, "name": names[seat], "step": step, "text": text}
+            for n, seat, step, text in self.store.chat(game.row.id, after)
+        ]
+
+    def name(self, game: Game, seat: int, text: Any) -> None:
+        try:
+            self.store.set_name(game.row.id, seat, _clean(text, NAME_MOST, "a name"))
+        except StoreFailed as exc:
+            raise Refused(503, f"the games database could not store the name ({exc}); send it again") from None
+
+    def names(self, game: Game) -> list[str]:
+        """Each seat's name: the one chosen at joining, or "Player N" (a bot: its kind)."""
+        chosen = self.store.names(game.row.id)
+        return [
+            chosen.get(i) or (narrate.seat_name(i) + ("" if s.kind == "human" else f" ({s.kind} bot)"))
+            for i, s in enumerate(game.row.seats)
+        ]
+
+    def visit(self, game: Game, seat: int) -> None:
+        self.seen[(game.row.id, seat)] = time.monotonic()
+
+    def present(self, game: Game) -> list[bool]:
+        now = time.monotonic()
+        return [
+            s.kind != "human" or now - self.seen.get((game.row.id, i), -PRESENT_SECONDS) < PRESENT_SECONDS
+            for i, s in enumerate(game.row.seats)
+        ]
 
     def undo_status(self, game: Game, seat: int) -> tuple[bool, str]:
         if game.state.over:
@@ -340,6 +456,32 @@ class Table:
 UNSTORED = "the games database could not store the decision"
 
 
+@attrs.frozen
+class BotJob:
+    """One bot decision to think about, on a copy of the game's state taken at `step`."""
+
+    game: Game
+    step: int
+    state: GameState
+    kind: str
+    budget: str
+    seed: int
+    player: int
+
+
+def think(job: BotJob) -> tuple[str | None, str]:
+    """The bot's option, or None and why it could not choose (a bug in a bot or a pack):
+    worked out on the job's own copy of the state, outside the table's lock."""
+    try:
+        bot = make_bot(job.kind, job.game.engine, job.seed, job.budget)
+        return bot.choose(Turn(job.game.engine, job.state, job.player)), ""
+    except RulesError as exc:
+        return None, str(exc)
+    except Exception as exc:  # a bug in a bot or the engine: the other games play on
+        traceback.print_exc()
+        return None, f"{type(exc).__name__}: {exc}"
+
+
 def _advance(game: Game, option: str) -> None:
     """Apply one option through the Engine and tell it."""
     game.taken.append(narrate.apply_told(game.engine, game.narrator, game.state, option))
@@ -349,6 +491,22 @@ def told_to(game: Game, seat: int, step: int) -> list[str]:
     """The narrated log of the first `step` decisions as told to `seat` (-1: to nobody in
     particular, what a public replay shows): each seat reads only what it may know."""
     return [*game.opening, *(line for told in game.taken[:step] for line in told.to(seat))]
+
+
+def _clean(text: Any, most: int, what: str) -> str:
+    """Text a person typed, stripped: refused when not text, empty, longer than `most`
+    characters, or holding control or format characters (or unpaired surrogates)."""
+    if not isinstance(text, str):
+        raise Refused(400, f"{what} must be text")
+    clean: str = text.strip()
+    if not clean:
+        raise Refused(400, f"{what} must not be empty")
+    if len(clean) > most:
+        raise Refused(400, f"{what} is at most {most} characters, not {len(clean)}")
+    bad = next((c for c in clean if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")), None)
+    if bad is not None:
+        raise Refused(400, f"{what} must not hold control characters (U+{ord(bad):04X})")
+    return clean
 
 
 def _same(token: str, given: str) -> bool:

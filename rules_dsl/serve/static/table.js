@@ -23,6 +23,16 @@ function seatPage(main) {
   const base = "/games/" + game + "/seat/" + seat;
   let busy = false;
 
+  // the title says whose turn it is; a notification when it becomes yours (if allowed)
+  function announce(before) {
+    const panel = document.getElementById("panel");
+    document.title = panel.dataset.title;
+    if (panel.dataset.mine === "1" && before !== "1" && document.hidden && window.Notification &&
+        Notification.permission === "granted") {
+      new Notification(panel.dataset.title);
+    }
+  }
+
   async function refresh() {
     const response = await fetch(base + "/panel", { headers: { Authorization: "Bearer " + token } });
     if (!response.ok) return;
@@ -30,9 +40,15 @@ function seatPage(main) {
     const holder = document.createElement("div");
     holder.innerHTML = html;
     const panel = holder.querySelector("#panel");
-    document.getElementById("panel").replaceWith(panel);
-    const log = document.getElementById("log");
-    if (log) log.parentElement.scrollTop = log.parentElement.scrollHeight;
+    const old = document.getElementById("panel");
+    const open = old.querySelector("#logbox") ? old.querySelector("#logbox").open : true;
+    old.replaceWith(panel);
+    const box = document.getElementById("logbox");
+    if (box) {
+      box.open = open;
+      box.scrollTop = box.scrollHeight;
+    }
+    announce(old.dataset.mine);
   }
 
   async function send(url, body) {
@@ -50,13 +66,25 @@ function seatPage(main) {
     }
   }
 
+  const zoom = document.getElementById("zoom");
+  zoom.addEventListener("click", () => (zoom.hidden = true));
   main.addEventListener("click", (event) => {
+    if (window.Notification && Notification.permission === "default") Notification.requestPermission();
+    const card = event.target.closest("figure.card");
+    if (card) {
+      zoom.querySelector("img").src = card.querySelector("img").src;
+      zoom.querySelector("img").alt = card.title;
+      zoom.hidden = false;
+      return;
+    }
     const button = event.target.closest("button");
     if (!button || button.disabled) return;
     if (button.dataset.option !== undefined) {
       send("/api/games/" + game + "/decisions", { option: button.dataset.option });
     } else if (button.id === "undo") {
       send("/api/games/" + game + "/undo");
+    } else if (button.id === "rematch") {
+      api("POST", "/api/games/" + game + "/rematch", token).then((data) => (location.href = data.url), (err) => say(err.message));
     }
   });
 
@@ -77,8 +105,65 @@ function seatPage(main) {
     }
   }
   follow();
-  const log = document.getElementById("log");
-  if (log) log.parentElement.scrollTop = log.parentElement.scrollHeight;
+
+  // chat, names and presence: polled every two seconds (each ask marks this seat present)
+  const chat = document.getElementById("chat");
+  async function listen() {
+    for (;;) {
+      try {
+        const last = chat.lastElementChild ? chat.lastElementChild.dataset.n : undefined;
+        const data = await api("GET", "/api/games/" + game + "/chat" + (last === undefined ? "" : "?after=" + last), token);
+        for (const line of data.lines) {
+          const li = document.createElement("li"), who = document.createElement("b");
+          li.dataset.n = line.n;
+          who.textContent = line.name;
+          li.append(who, ": " + line.text); // text, never HTML
+          chat.appendChild(li);
+        }
+        if (data.lines.length) chat.scrollTop = chat.scrollHeight;
+        const present = document.getElementById("present");
+        present.replaceChildren(...data.names.map((name, i) => {
+          const span = document.createElement("span");
+          span.className = data.present[i] ? "here" : "away";
+          span.textContent = name;
+          return span;
+        }));
+      } catch (err) {
+        /* the long poll above says when the server is lost */
+      }
+      await new Promise((done) => setTimeout(done, 2000));
+    }
+  }
+  listen();
+  document.getElementById("say").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = event.target.elements["text"];
+    try {
+      await api("POST", "/api/games/" + game + "/chat", token, { text: input.value });
+      input.value = "";
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  const join = document.getElementById("join");
+  if (join) {
+    join.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api("POST", "/api/games/" + game + "/name", token, { name: join.elements["name"].value });
+        join.remove();
+        await refresh();
+      } catch (err) {
+        say(err.message);
+      }
+    });
+  }
+  const box = document.getElementById("logbox");
+  if (box) {
+    if (window.matchMedia("(max-width: 760px)").matches) box.open = false; // phones: the log folded
+    box.scrollTop = box.scrollHeight;
+  }
+  announce("");
 }
 
 // -- the table page ---------------------------------------------------------------------
@@ -87,6 +172,7 @@ function tablePage(form) {
   const seats = document.getElementById("seats");
   const row = document.getElementById("seat-row");
   const players = form.elements["players"];
+  const searchBots = row.dataset.search.split(",");
 
   function drawSeats() {
     const n = Math.max(1, Math.min(16, parseInt(players.value, 10) || 1));
@@ -104,9 +190,20 @@ function tablePage(form) {
   drawSeats();
 
   const pack = form.elements["pack"];
+  const choices = document.getElementById("variant-choices");
   function describe() {
     const o = pack.selectedOptions[0];
     if (!o) return;
+    // the pack's variants, each a checkbox
+    choices.querySelectorAll("label").forEach((l) => l.remove());
+    for (const name of o.dataset.list.split(",").filter((v) => v)) {
+      const label = document.createElement("label"), box = document.createElement("input");
+      box.type = "checkbox";
+      box.className = "variant";
+      box.value = name;
+      label.append(box, " " + name);
+      choices.appendChild(label);
+    }
     document.getElementById("about").textContent =
       "players " + o.dataset.players + "; variants: " + o.dataset.variants + "; scenarios: " + o.dataset.scenarios;
   }
@@ -116,7 +213,8 @@ function tablePage(form) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const list = (text) => text.split(",").map((s) => s.trim()).filter((s) => s);
-    const variants = list(form.elements["variants"].value);
+    const variants = Array.from(choices.querySelectorAll("input.variant:checked")).map((b) => b.value);
+    list(form.elements["variants"].value).forEach((v) => variants.includes(v) || variants.push(v));
     list(form.elements["scenario"].value).forEach((s) => variants.push("scenario=" + s));
     const body = {
       pack: form.elements["pack"].value,
@@ -124,7 +222,7 @@ function tablePage(form) {
       variants,
       seats: Array.from(seats.querySelectorAll(".seat")).map((s) => {
         const kind = s.querySelector(".kind").value, budget = s.querySelector(".budget").value.trim();
-        return kind === "ismcts" && budget ? kind + ":" + budget : kind;
+        return searchBots.includes(kind) && budget ? kind + ":" + budget : kind;
       }),
     };
     if (form.elements["seed"].value !== "") body.seed = parseInt(form.elements["seed"].value, 10);
