@@ -27,6 +27,20 @@ class Ref:
     name: str
     pos: Pos
     possessor: str = ""  # for "the market's pile": "market"
+    player: PlayerRef | None = None  # owner "player": "the player to your left's hand"
+
+
+@attrs.frozen
+class PlayerRef:
+    """A player named by where they sit: `the player to your left` (how "left", of None:
+    you), `the player to the right of the target` (of: the chosen player's PlayerRef, how
+    "named"), `the previous player`, `the start player`."""
+
+    how: str  # "left" | "right" | "previous" | "start" | "named"
+    of: PlayerRef | None
+    name: str  # "named": the chosen player's bound name
+    pos: Pos
+    word: str = "player"  # as written ("opponent" is refused by the compiler)
 
 
 @attrs.frozen
@@ -709,6 +723,15 @@ class ChoosePlayer:
 
 
 @attrs.frozen
+class ForPlayer:
+    """`for the player to your left: BODY`: the body runs with that player as 'you'."""
+
+    player: PlayerRef
+    body: Stmt
+    pos: Pos
+
+
+@attrs.frozen
 class ForChosen:
     """`for the target: BODY`: the body runs with the chosen player as 'you'."""
 
@@ -742,7 +765,7 @@ class ChooseValue:
 class TurnOrder:
     """`leave the turn order`, `join the turn order`, `take the next turn` (for 'you')."""
 
-    action: str  # "leave" | "join" | "next"
+    action: str  # "leave" | "join" | "next" | "start" ("become the start player")
     pos: Pos
 
 
@@ -870,6 +893,7 @@ Stmt = (
     | Lasting
     | ChoosePlayer
     | ForChosen
+    | ForPlayer
     | ForPlayersWhere
     | ChooseValue
     | TurnOrder

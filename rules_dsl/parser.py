@@ -369,6 +369,31 @@ class _ToAst(Transformer[Token, Any]):
     def for_chosen(self, meta: Any, ch: list[Any]) -> ast.ForChosen:
         return ast.ForChosen(str(ch[0]), ch[1], _pos(meta))
 
+    def for_player(self, meta: Any, ch: list[Any]) -> ast.ForPlayer:
+        return ast.ForPlayer(ch[0], ch[1], _pos(meta))
+
+    # ---- players by seat: "the player to your left", "the previous player" ----
+    def player_beside_you(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef(str(ch[1]), None, "", _pos(meta), str(ch[0]))
+
+    def player_beside(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef(str(ch[1]), ch[2], "", _pos(meta), str(ch[0]))
+
+    def previous_player(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef("previous", None, "", _pos(meta), str(ch[0]))
+
+    def start_player(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef("start", None, "", _pos(meta), str(ch[0]))
+
+    def player_named(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef("named", None, str(ch[0]), _tpos(ch[0]))
+
+    def player_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("player", str(ch[1]), _tpos(ch[1]), player=ch[0])
+
+    def become_start(self, meta: Any, ch: list[Any]) -> ast.TurnOrder:
+        return ast.TurnOrder("start" if str(ch[0]) == "player" else "start?", _pos(meta))
+
     def for_players_where(self, meta: Any, ch: list[Any]) -> ast.ForPlayersWhere:
         return ast.ForPlayersWhere(str(ch[0]), ch[1], ch[2], _pos(meta))
 

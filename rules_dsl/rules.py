@@ -54,6 +54,7 @@ class CounterType:
     per_player: bool
     start: int | str
     supply: str  # a shared counter this one is taken from, or ""
+    may_be_negative: bool = False  # `lose` may take it below 0 (a penalty); else it stops at 0
 
 
 @attrs.frozen
@@ -179,5 +180,8 @@ class Rules:
     # a card slot named by a token group holds one token of any of its kinds ("any resource")
     slot_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     choosable: dict[str, Choosable] = attrs.Factory(dict)  # option -> the cards it chooses from
+    # all players win or lose together (the scoring's `co-operative: {win: ...}`); the score is
+    # worked out once, for the start player, and is every seat's
+    cooperative: bool = False
     # what the packs write that can never happen (compiler/never.py): validate shows them
     warnings: tuple[PackProblem, ...] = ()

@@ -72,6 +72,7 @@ class BuilderBase:
     _final_turn_tree: tuple[Any, Loc] | None
     _extra_rounds: Any
     _score_trees: dict[str, tuple[Any, Loc]]
+    _coop_tree: tuple[Any, Loc] | None  # the scoring's `co-operative: {win: ...}`
     _breakdown_trees: list[tuple[str, Any, Loc]]
     _wild_trees: list[tuple[Any, Loc]]
     _wild_grants: list[WildGrant]  # `your copies of CARD are wild [if COND]` on the cards

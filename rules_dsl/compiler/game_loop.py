@@ -107,6 +107,18 @@ class GameLoopCompiling(BuilderBase):
             wild[target] = WildWhile(tuple(made), wild.get(target))
         return wild
 
+    def compile_coop(self, sc: StatementCompiler) -> Any:
+        """The condition under which every player of a co-operative game wins (None: the
+        game is not co-operative)."""
+        if self._coop_tree is None:
+            return None
+        tree, loc = self._coop_tree
+        try:
+            return sc.cond(tree)
+        except CompileError as exc:
+            self.report(exc, loc)
+            return None
+
     def _final_turn(self, sc: StatementCompiler) -> Any:
         if self._final_turn_tree is None or self._final_turn_tree[0] is None:
             return None

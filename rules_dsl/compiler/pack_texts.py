@@ -125,6 +125,7 @@ class PackTexts(BuilderBase):
                     if tree is not None:
                         self._end_trees.append((str(trig["name"]), tree, t.loc, checked == "at-once"))
         self._score_trees: dict[str, tuple[Any, Loc]] = {}
+        self._coop_tree: tuple[Any, Loc] | None = None
         scoring = self.composed.scoring
         if scoring is not None:
             node = scoring.value
@@ -134,6 +135,9 @@ class PackTexts(BuilderBase):
                 if "breakdown" in node and not hasattr(node["breakdown"], "items"):
                     self.problems.add(scoring.loc, "breakdown must map a name to an expression")
                 self.unknown_keys(node, scoring.loc.file, shape.SCORING, "scoring")
+                self._coop_tree = self._parse_coop(node, scoring.loc)
+                if self._coop_tree is not None:
+                    texts.append(_Text(*self._coop_tree))
         for field, pieces in self.composed.score.items():
             parsed = self.parse_pieces(pieces, "expression")
             if parsed is not None:
@@ -145,6 +149,20 @@ class PackTexts(BuilderBase):
             if tree is not None:
                 self._breakdown_trees.append((name, tree, text.loc))
         return texts
+
+    def _parse_coop(self, node: Any, loc: Loc) -> tuple[Any, Loc] | None:
+        """`co-operative: {win: CONDITION}` of the scoring part, parsed (None: not given)."""
+        if "co-operative" not in node:
+            return None
+        coop = node["co-operative"]
+        where = value_loc(node, "co-operative", loc.file)
+        if not hasattr(coop, "items") or "win" not in coop:
+            self.problems.add(where, "co-operative must be {win: CONDITION}: when every player wins together")
+            return None
+        self.unknown_keys(coop, loc.file, shape.COOPERATIVE, "co-operative")
+        text = Located(coop["win"], value_loc(coop, "win", loc.file))
+        tree = self.parse_text(text, "condition")
+        return None if tree is None else (tree, text.loc)
 
     def procedures(self) -> dict[str, tuple[Any, Loc]]:
         return self._proc_trees

@@ -292,12 +292,22 @@ def _read_counters(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) ->
         if per not in ("player", "game"):
             problems.add(value_loc(spec, "per", loc.file), "per must be 'player' or 'game'")
         start = spec.get("start", 0)
+        negative = spec.get("may-be-negative", False)
+        if not isinstance(negative, bool):
+            problems.add(value_loc(spec, "may-be-negative", loc.file), "may-be-negative must be true or false")
+            negative = False
+        if isinstance(start, int) and start < 0 and not negative:
+            problems.add(
+                value_loc(spec, "start", loc.file),
+                f"counter {name!r} starts below 0: only a counter with may-be-negative: true may",
+            )
         counter = CounterType(
             name=str(name),
             plural=str(spec.get("plural", name)),
             per_player=per == "player",
             start=int(start) if isinstance(start, int) else str(start),
             supply=str(spec.get("supply", "")),
+            may_be_negative=negative,
         )
         voc.counters[counter.name] = counter
         voc.counter_words[counter.name] = counter.name

@@ -120,6 +120,54 @@ class ForChosen(Effect):
         push(st, self.body.eid, seat_of(st, self.name), fr.src, scope=True)
 
 
+@attrs.frozen
+class SeatOf:
+    """A player named by where they sit (`the player to your left`), as a seat. "Left" is
+    the next seat clockwise (seat + 1), "right" the one before (seat - 1); `the previous
+    player` is the nearest seat to the right that has not left the turn order (you, if
+    everyone else has); `the start player` is the seat whose turn opens each round."""
+
+    how: str  # "left" | "right" | "previous" | "start" | "named"
+    of: SeatOf | None  # whose left or right (None: you)
+    name: str = ""  # "named": the chosen player's bound name
+
+    def seat(self, st: GameState, fr: Frame) -> int:
+        how = self.how
+        if how == "named":
+            return seat_of(st, self.name)
+        if how == "start":
+            return st.first
+        base = fr.player if self.of is None else self.of.seat(st, fr)
+        n = st.players
+        if how == "left":
+            return (base + 1) % n
+        if how == "right":
+            return (base - 1) % n
+        for i in range(1, n):  # previous
+            p = (base - i) % n
+            if p not in st.out:
+                return p
+        return base
+
+
+@attrs.frozen(eq=False)
+class ForSeat(Effect):
+    """`for the player to your left: BODY`: the body with that player as 'you'; it fails
+    if the body does."""
+
+    eid: int
+    text: str
+    who: SeatOf
+    body: Effect
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:
+            st.frames.pop()
+            return
+        fr.pc = 1
+        push(st, self.body.eid, self.who.seat(st, fr), fr.src, scope=True)
+
+
 @attrs.frozen(eq=False)
 class ForPlayersWhere(Effect):
     """`for each player where C: BODY`: in turn from 'you' (the active player in rules
@@ -190,6 +238,8 @@ class TurnOrder(Effect):
         elif self.action == "join":
             if p in st.out:
                 st.out.remove(p)
+        elif self.action == "start":  # rounds now end at the seat before yours
+            st.first = p
         else:
             st.next_turns.append(p)
         return True
@@ -228,6 +278,38 @@ class ChosenSeat(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         return (seat_of(st, self.player) - st.first) % st.players + 1
+
+
+@attrs.frozen
+class SeatZone(ZoneExpr):
+    """`the player to your left's hand`: that zone of a player named by where they sit."""
+
+    name: str
+    who: SeatOf
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return f"{self.name}.{self.who.seat(st, fr)}"
+
+
+@attrs.frozen
+class SeatCounter(NumExpr):
+    """`the player to your left's coins`."""
+
+    counter: str
+    who: SeatOf
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return st.counters[self.counter][self.who.seat(st, fr)]
+
+
+@attrs.frozen
+class SeatNumber(NumExpr):
+    """`the previous player's seat`: 1 for the start player, as `your seat`."""
+
+    who: SeatOf
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return (self.who.seat(st, fr) - st.first) % st.players + 1
 
 
 @attrs.frozen

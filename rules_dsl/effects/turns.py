@@ -44,6 +44,9 @@ class GameLoop(Effect):
     deal_setup: int = -1
     deal_end: Cond | None = None
     deal_scoring: int = -1
+    # a co-operative game: every player wins when this holds at the end, else every player
+    # loses; the score is worked out once, with the start player as "you" (None: not co-operative)
+    coop_win: Cond | None = None
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -186,10 +189,17 @@ class GameLoop(Effect):
         """Each player's score, tie-break and score breakdown if the game ended now."""
         fr = Frame(self.eid, 0)
         scores, ties = [], []
+        if self.coop_win is not None:  # one shared score, everyone's
+            fr.player = st.first
+            shared = self.score.num(st, fr)
+            return [shared] * st.players, [0] * st.players, self._breakdown(st, fr)
         for p in range(st.players):
             fr.player = p
             scores.append(self.score.num(st, fr))
             ties.append(self.tiebreak.num(st, fr))
+        return scores, ties, self._breakdown(st, fr)
+
+    def _breakdown(self, st: GameState, fr: Frame) -> dict[str, list[int]]:
         breakdown = {}
         for name, expr in self.breakdown:
             parts = []
@@ -197,7 +207,13 @@ class GameLoop(Effect):
                 fr.player = p
                 parts.append(expr.num(st, fr))
             breakdown[name] = parts
-        return scores, ties, breakdown
+        return breakdown
+
+    def won_together(self, st: GameState) -> bool:
+        """Whether the players of a co-operative game win (its `win` condition, with the start
+        player as "you")."""
+        assert self.coop_win is not None
+        return self.coop_win.test(st, Frame(self.eid, st.first))
 
     def score_game(self, st: GameState, fr: Frame) -> None:
         st.phase = "over"
@@ -206,6 +222,9 @@ class GameLoop(Effect):
         st.scores = scores
         st.tiebreaks = ties
         st.breakdown.update(breakdown)
-        best = max(zip(scores, ties))
-        st.winners = [p for p in range(st.players) if (scores[p], ties[p]) == best]
+        if self.coop_win is not None:  # all win or all lose together
+            st.winners = list(range(st.players)) if self.won_together(st) else []
+        else:
+            best = max(zip(scores, ties))
+            st.winners = [p for p in range(st.players) if (scores[p], ties[p]) == best]
         st.frames.clear()

@@ -236,6 +236,7 @@ COUNTER = Record(
         "plural": _f(Str(), "the plural word: gain 2 coins"),
         "start": _f(NUMBER_OR_PARAM, "the starting value"),
         "supply": _f(Str(), "a per-game counter that gaining takes from"),
+        "may-be-negative": _f(Bool(), "true: losing may take it below 0 (a penalty); else it stops at 0"),
     }
 )
 KIND = Record(
@@ -335,11 +336,17 @@ DEAL = Record(
         "scoring": _f(TEXT, "rules text run when a deal ends, before the game's end is checked"),
     },
 )
+COOPERATIVE = Record(
+    fields={"win": _f(CONDITION, "when every player wins together (else every player loses)", required=True)}
+)
 SCORING = Record(
     fields={
         "score": _f(EXPRESSION, "each player's score", required=False),
         "tiebreak": _f(EXPRESSION, "compared when scores are equal"),
         "breakdown": _f(Table(value=EXPRESSION), "named parts of the score, for reports"),
+        "co-operative": _f(
+            COOPERATIVE, "all players win or lose together; the score is shared (docs/modding.md#co-operative-games)"
+        ),
     }
 )
 
