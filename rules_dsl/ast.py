@@ -476,6 +476,7 @@ class Mark:
     name: str
     on: bool
     pos: Pos
+    value: bool = False  # `mark it as the hint`: the mark is the chosen value named `name`
 
 
 @attrs.frozen
@@ -759,6 +760,7 @@ class ChooseValue:
     bind: str
     pos: Pos
     text: str = ""
+    where: Cond | None = None  # `choose a colour value where COND as the hint`: the values for which it holds
 
 
 @attrs.frozen

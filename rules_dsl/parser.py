@@ -305,6 +305,12 @@ class _ToAst(Transformer[Token, Any]):
     def unmark(self, meta: Any, ch: list[Any]) -> ast.Mark:
         return ast.Mark(ch[0], str(ch[1]), False, _pos(meta))
 
+    def mark_value(self, meta: Any, ch: list[Any]) -> ast.Mark:
+        return ast.Mark(ch[0], str(ch[1]), True, _pos(meta), value=True)
+
+    def unmark_value(self, meta: Any, ch: list[Any]) -> ast.Mark:
+        return ast.Mark(ch[0], str(ch[1]), False, _pos(meta), value=True)
+
     def clear_marks(self, meta: Any, ch: list[Any]) -> ast.ClearMarks:
         return ast.ClearMarks(str(ch[0]), _pos(meta))
 
@@ -403,6 +409,11 @@ class _ToAst(Transformer[Token, Any]):
         bind = str(rest.pop()) if rest and isinstance(rest[-1], str) and not isinstance(rest[-1], Token) else ""
         other = rest[0] if rest else None
         return ast.ChooseValue(str(ch[0]), other, bind or str(ch[0]), _pos(meta), self._src(meta))
+
+    def choose_value_where(self, meta: Any, ch: list[Any]) -> ast.ChooseValue:
+        ch = [c for c in ch if c is not None]
+        bind = str(ch[2]) if len(ch) > 2 else str(ch[0])
+        return ast.ChooseValue(str(ch[0]), None, bind, _pos(meta), self._src(meta), where=ch[1])
 
     def leave_order(self, meta: Any, ch: list[Any]) -> ast.TurnOrder:
         return ast.TurnOrder("leave", _pos(meta))

@@ -254,6 +254,8 @@ def _choose_player(n: ast.ChoosePlayer, follow: frozenset[str]) -> str:
 def _choose_value(n: ast.ChooseValue, follow: frozenset[str]) -> str:
     bind = _bind(n.bind, n.prop)
     other = f" other than {expr(n.other_than, frozenset({'as'}) if bind else follow)}" if n.other_than else ""
+    if n.where is not None:
+        other = f" where {show(n.where, frozenset({'as'}) if bind else follow)}"
     return f"choose {_article(n.prop)} {n.prop} value{other}{bind}"
 
 
@@ -354,7 +356,7 @@ def _let(n: ast.Let, follow: frozenset[str]) -> str:
 
 @prints(ast.Mark)
 def _mark(n: ast.Mark, follow: frozenset[str]) -> str:
-    return f"{'mark' if n.on else 'unmark'} {show(n.card)} as {n.name}"
+    return f"{'mark' if n.on else 'unmark'} {show(n.card)} as {'the ' if n.value else ''}{n.name}"
 
 
 @prints(ast.ClearMarks)

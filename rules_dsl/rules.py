@@ -62,6 +62,7 @@ class EndTrigger:
     name: str
     cond: Cond
     at_once: bool = False  # watched at every step ("checked: at-once"), not only after each turn
+    ends: str = ""  # its own `ends:` (after-round | after-turn | after-rotation), "" for the game-end's
 
 
 @attrs.frozen
@@ -183,5 +184,8 @@ class Rules:
     # all players win or lose together (the scoring's `co-operative: {win: ...}`); the score is
     # worked out once, for the start player, and is every seat's
     cooperative: bool = False
+    # what outputs call one turn of every seat (GameState.round): the vocabulary's
+    # `rotation-word`, else "rotation" in a game with deals (whose own rounds are deals), else "round"
+    rotation_word: str = "round"
     # what the packs write that can never happen (compiler/never.py): validate shows them
     warnings: tuple[PackProblem, ...] = ()

@@ -41,6 +41,8 @@ PACKS = [
     (str(GAMES / "polignac"), 4),
     (str(GAMES / "spice-market"), 3),
     (str(GAMES / "dominion-first-game"), 2),
+    (str(GAMES / "hanabi"), 2),
+    (str(GAMES / "hanabi"), 5),
 ]
 
 

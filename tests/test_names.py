@@ -187,6 +187,7 @@ BUILT_IN = {
     ("examples/games/spice-market",): set(),
     ("examples/games/dominion-first-game",): set(),
     ("examples/games/polignac",): set(),
+    ("examples/games/hanabi",): set(),
 }
 
 

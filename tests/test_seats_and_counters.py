@@ -210,3 +210,88 @@ def test_the_new_words_print_back_to_the_same_tree(text: str) -> None:
     from test_printer import assert_round_trip
 
     assert_round_trip(text, "start")
+
+
+# ---- a trigger that ends the game after one more turn for everyone --------------------------
+
+ROTATION = """
+game-end:
+  triggers:
+    - {name: four, when: "the info is at least 4", ends: after-rotation}
+    - {name: a fuse, when: "the fuses is at least 1", ends: after-turn}
+  turn-limit: 40
+"""
+
+
+def rotation_pack(tmp_path: Path, turn: str, name: str = "chips") -> Engine:
+    folder = pack(tmp_path, turn, name=name)
+    rules = (folder / "rules.yaml").read_text(encoding="utf-8")
+    head, _, tail = rules.partition("game-end:")
+    tail = tail[tail.index("scoring:") :]
+    (folder / "rules.yaml").write_text(head + ROTATION.lstrip("\n") + tail, encoding="utf-8")
+    return Engine.load([str(folder)])
+
+
+def test_after_rotation_gives_every_player_one_more_turn(tmp_path: Path) -> None:
+    # the info reaches 4 in the second turn (seat 2's): seats 3, 1 and 2 play once more
+    st = rotation_pack(tmp_path, "gain 1 info").new_game(3, 1)
+    assert st.over and st.end_trigger == "four" and st.turn == 5 and st.shared["info"] == 7
+
+
+def test_a_trigger_ending_after_the_turn_cuts_the_rotation_short(tmp_path: Path) -> None:
+    st = rotation_pack(tmp_path, "gain 1 info; if the info is 5 then gain 1 fuse").new_game(3, 1)
+    assert st.over and st.end_trigger == "a fuse" and st.turn == 3
+
+
+def test_a_triggers_ends_must_be_known(tmp_path: Path) -> None:
+    folder = pack(tmp_path, "nothing")
+    rules = (folder / "rules.yaml").read_text(encoding="utf-8")
+    (folder / "rules.yaml").write_text(
+        rules.replace(
+            'when: "the deck is empty and the deck is not empty"}', 'when: "the deck is empty", ends: after-lap}'
+        )
+    )
+    with pytest.raises(PackError, match="a trigger's ends must be after-round, after-turn or after-rotation"):
+        Engine.load([str(folder)])
+
+
+# ---- the word for one turn of every seat ------------------------------------------------------
+
+
+def test_outputs_say_rotation_in_a_game_of_deals_and_the_packs_own_word_if_it_has_one(tmp_path: Path) -> None:
+    from rules_dsl.narrate import Narrator
+    from rules_dsl.simulate import summary_rows
+    from rules_dsl.trace import transcript
+
+    love_letter = Engine.for_pack(str(Path(__file__).resolve().parent.parent / "examples" / "games" / "love-letter"))
+    assert love_letter.rules.rotation_word == "rotation"  # its rounds are deals
+    st = love_letter.set_up(2, 1)
+    assert Narrator(love_letter.rules, st).turn_line(st) == ["Turn 1 (rotation 1): Player 1"]
+    assert "turn 2 (rotation 1), player 2" in transcript(love_letter, 2, 1, None, lambda s: s.pending.options[0])
+    row = summary_rows(
+        {
+            "games": 1,
+            "mean_turns": 1,
+            "mean_rounds": 2,
+            "mean_decisions": 3,
+            "mean_score": 0,
+            "mean_winning_score": 0,
+            "max_score": 0,
+            "shared_wins": 0,
+            "seat_orders": {"a": 1},
+            "rotated": False,
+            "win_share_by_seat": [],
+            "win_rate_by_bot": {},
+            "end_triggers": {},
+            "score_parts": {},
+            "games_per_second": None,
+            "rotation_word": "rotation",
+        }
+    )[2]
+    assert row == ("mean rotations", "2.0")
+    engine = Engine.load([str(pack(tmp_path, "gain 1 coin"))])
+    assert engine.rules.rotation_word == "round"
+    folder = pack(tmp_path, "gain 1 coin", name="laps")
+    rules = (folder / "rules.yaml").read_text(encoding="utf-8")
+    (folder / "rules.yaml").write_text(rules.replace("vocabulary:\n", "vocabulary:\n  rotation-word: lap\n"))
+    assert Engine.load([str(folder)]).rules.rotation_word == "lap"

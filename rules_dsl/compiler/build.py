@@ -232,6 +232,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             deal_end=deal_end,
             deal_scoring=-1 if deal_scoring < 0 else effects[deal_scoring].body.eid,  # type: ignore[union-attr]
             coop_win=coop_win,
+            modes=self._trigger_modes(triggers),
         )
         effects.append(loop)
         if self.problems.items:
@@ -260,6 +261,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             score=score,
             tiebreak=tiebreak,
             cooperative=coop_win is not None,
+            rotation_word=voc.rotation_word or ("rotation" if deal_end is not None else "round"),
             draw_from=voc.draw[0],
             draw_to=voc.draw[1],
             overrides=tuple(self.composed.overrides),

@@ -61,8 +61,9 @@ class PackTexts(BuilderBase):
                 self._proc_trees[name] = parsed
                 texts.append(_Text(*parsed))
         self._deal_trees = self.parse_deal(texts)
-        self._end_trees: list[tuple[str, Any, Loc, bool]] = []
+        self._end_trees: list[tuple[str, Any, Loc, bool, str]] = []
         self._end_after_turn = False
+        self._end_rotation = False  # game-end's ends: after-rotation
         self._turn_limit = 0
         self._final_turn_tree: tuple[Any, Loc] | None = None
         end = self.composed.game_end
@@ -78,10 +79,11 @@ class PackTexts(BuilderBase):
                 if ends not in shape.END_ENDS:
                     self.problems.add(
                         value_loc(node, "ends", end.loc.file),
-                        f"ends must be after-round (equal turns) or after-turn, not {ends!r}",
+                        f"ends must be after-round (equal turns), after-turn or after-rotation, not {ends!r}",
                         expected=list(shape.END_ENDS),
                     )
                 self._end_after_turn = ends == "after-turn"
+                self._end_rotation = ends == "after-rotation"
                 limit = node.get("turn-limit", 0)
                 if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
                     self.problems.add(
@@ -120,10 +122,18 @@ class PackTexts(BuilderBase):
                             expected=list(shape.END_CHECKED),
                         )
                         continue
+                    own = trig.get("ends", "")
+                    if own and own not in shape.END_ENDS:
+                        self.problems.add(
+                            value_loc(trig, "ends", tloc.file),
+                            f"a trigger's ends must be after-round, after-turn or after-rotation, not {own!r}",
+                            expected=list(shape.END_ENDS),
+                        )
+                        continue
                     t = Located(trig["when"], Loc(tloc.file, *self._text_loc(trig, "when", tloc)))
                     tree = self.parse_text(t, "condition")
                     if tree is not None:
-                        self._end_trees.append((str(trig["name"]), tree, t.loc, checked == "at-once"))
+                        self._end_trees.append((str(trig["name"]), tree, t.loc, checked == "at-once", str(own)))
         self._score_trees: dict[str, tuple[Any, Loc]] = {}
         self._coop_tree: tuple[Any, Loc] | None = None
         scoring = self.composed.scoring

@@ -340,6 +340,17 @@ class StatementCompiler:
 
     def s_Mark(self, node: ast.Mark, optional: str) -> Effect:
         verb = "mark" if node.on else "unmark"
+        if node.value:  # `mark it as the hint`: the mark is the chosen value, as a word
+            if self.binds.get(node.name) != "value":
+                chosen = [b for b, k in self.binds.items() if k == "value"]
+                raise unknown("chosen value", node.name, node.pos, chosen)
+            return self.add(
+                primitives.MarkValue,
+                text=f"{verb} as the {node.name}",
+                card_expr=self.card(node.card),
+                name=node.name,
+                on=node.on,
+            )
         return self.add(
             primitives.Mark, text=f"{verb} as {node.name}", card_expr=self.card(node.card), name=node.name, on=node.on
         )
@@ -442,7 +453,10 @@ class StatementCompiler:
         else:
             choosable = [p for p, t in self.voc.properties.items() if t == "number" or isinstance(t, list)]
             raise unknown("number or listed property", node.prop, node.pos, choosable)
-        return self.add(players.ChooseValue, text=node.text, values=values, other_than=other, name=node.bind)
+        where = self.cond(node.where) if node.where is not None else None
+        return self.add(
+            players.ChooseValue, text=node.text, values=values, other_than=other, name=node.bind, where=where
+        )
 
     def s_TurnOrder(self, node: ast.TurnOrder, optional: str) -> Effect:
         if node.action == "start?":

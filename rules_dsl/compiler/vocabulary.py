@@ -41,6 +41,7 @@ class Vocabulary:
     windows: dict[str, str] = attrs.Factory(dict)
     quantities: dict[str, tuple[int | str, str]] = attrs.Factory(dict)  # name -> (start, meaning)
     slot_room: str = ""  # a quantity: each slot of a player's cards holds that many more tokens
+    rotation_word: str = ""  # what outputs call one turn of every seat ("" : the default)
     slot_room_loc: Loc | None = None
     ability_zone: tuple[str, str] = ("", "")  # (per-player zone, facing "" | up | down)
     ability_loc: Loc | None = None
@@ -146,6 +147,8 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                 voc.ability_loc = vloc
             elif key == "slot-room":
                 voc.slot_room, voc.slot_room_loc = str(value), vloc
+            elif key == "rotation-word":
+                voc.rotation_word = str(value)
             elif key == "draw":
                 if not hasattr(value, "get") or set(value) - {"from", "to"}:
                     problems.add(vloc, "draw must be {from: ZONE, to: ZONE}")

@@ -206,13 +206,31 @@ class ChooseValue(_ChooseOne, Effect):
     values: tuple[Any, ...]
     other_than: NumExpr | TextExpr | None
     name: str
+    where: Cond | None = None  # `where COND`: the values for which it holds, each bound as `name`
 
     def _options(self, st: GameState, fr: Frame) -> list[Any]:
+        if self.where is not None:
+            return self._where(st, fr)
         if self.other_than is None:
             return list(self.values)
         other = self.other_than
         skip = other.num(st, fr) if isinstance(other, NumExpr) else other.text(st, fr)
         return [v for v in self.values if v != skip]
+
+    def _where(self, st: GameState, fr: Frame) -> list[Any]:
+        """Each value tested with it bound as `the NAME`, in a scope of its own on top of the
+        running frames (popped again: nothing of it stays)."""
+        probe = push(st, fr.eid, fr.player, fr.src, scope=True)
+        assert probe.vars is not None
+        try:
+            out = []
+            for v in self.values:
+                probe.vars[self.name] = v
+                if self.where is not None and self.where.test(st, probe):
+                    out.append(v)
+            return out
+        finally:
+            st.frames.pop()
 
     def _label(self, value: Any) -> str:
         return str(value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl import knowledge, rng
-from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, take_top, watch
+from rules_dsl.effects.base import Effect, detach, lookup, move_card, refill_possible, take_top, watch
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, TextExpr, TopCard, ZoneExpr, seat_keys
 from rules_dsl.errors import RulesError
@@ -332,6 +332,26 @@ class Mark(OnOneCard):
             st.card_to_change(card).marks = (*marks, self.name)
         elif not self.on and self.name in marks:
             st.card_to_change(card).marks = without(marks, self.name)
+
+
+@attrs.frozen(eq=False)
+class MarkValue(OnOneCard):
+    """`mark it as the hint`: the mark is the value bound as `name` (a chosen property value:
+    `red`, `3`), as a word."""
+
+    eid: int
+    text: str
+    card_expr: CardExpr
+    name: str
+    on: bool
+
+    def act(self, st: GameState, fr: Frame, card: int) -> None:
+        mark = str(lookup(st, self.name))
+        marks = st.cards[card].marks
+        if self.on and mark not in marks:
+            st.card_to_change(card).marks = (*marks, mark)
+        elif not self.on and mark in marks:
+            st.card_to_change(card).marks = without(marks, mark)
 
 
 @attrs.frozen(eq=False)

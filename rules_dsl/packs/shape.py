@@ -271,6 +271,10 @@ VOCABULARY = Record(
         "wild-cards": _f(Seq(WILD_CARD), "cards that count as every symbol while a condition holds"),
         "draw": _f(Record(fields={"from": _f(Str()), "to": _f(Str())}), "what 'draw N cards' means"),
         "slot-room": _f(Str(), "a quantity: each slot of a card in a player's zones holds that many more tokens"),
+        "rotation-word": _f(
+            Str(),
+            "what outputs call one turn of every seat (default: round, or rotation in a game with deals)",
+        ),
         # the modding surface: what card abilities may hook (docs/modding.md#abilities-and-the-modding-surface)
         "abilities": _f(
             Record(fields={"zone": _f(Str(), required=True), "facing": _f(Str(enum=FACINGS))}),
@@ -306,6 +310,7 @@ VARIANT = Record(
 )
 PHASE = Record(fields={"phase": _f(Str(), "the phase's name", required=True), "text": _f(TEXT)})
 END_CHECKED = ("end-of-turn", "at-once")
+END_ENDS = ("after-round", "after-turn", "after-rotation")
 TRIGGER = Record(
     fields={
         "name": _f(Str(), required=True),
@@ -314,15 +319,22 @@ TRIGGER = Record(
             Str(enum=END_CHECKED),
             "end-of-turn (the default: after each turn) or at-once (the moment it holds, at any step)",
         ),
+        "ends": _f(
+            Str(enum=END_ENDS),
+            "when the game ends after this trigger, if not as the game-end's ends says; after-rotation: "
+            "when every player has had one more turn",
+        ),
     }
 )
-END_ENDS = ("after-round", "after-turn")
 GAME_END = Record(
     doc="When the game ends (docs/modding.md#end-of-game-and-scoring).",
     fields={
         "triggers": _f(Seq(TRIGGER), "conditions checked after each turn, or at once"),
         "extra-rounds": _f(NUMBER_OR_PARAM, "rounds played after the end is triggered"),
-        "ends": _f(Str(enum=END_ENDS), "after-round (equal turns, the default) or after-turn"),
+        "ends": _f(
+            Str(enum=END_ENDS),
+            "after-round (equal turns, the default), after-turn or after-rotation (one more turn for everyone)",
+        ),
         "final-turn": _f(CONDITION, "a player for whom this holds takes one more turn"),
         "turn-limit": _f(Int(minimum=0), "a safety net: the game ends after this many turns"),
     },

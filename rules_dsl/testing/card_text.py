@@ -202,12 +202,13 @@ class _Grammar:
             # players as values: a chosen player (always named), a property's value, the turn order
             _seq("choose", self.chosen_player(), self.player_where(d), self.bind()),
             _seq("choose", art, self.prop, "value", _opt(_seq("other than", e)), _opt(self.bind())),
+            _seq("choose", art, self.prop, "value where", self.cond(d), _opt(self.bind())),
             st.sampled_from(
                 ["leave the turn order", "join the turn order", "take the next turn", "become the start player"]
             ),
             _seq("let", self.var, "be", e),
             _seq("set", self.var, "to", e),
-            _seq(st.sampled_from(["mark", "unmark"]), cref, "as", name),
+            _seq(st.sampled_from(["mark", "unmark"]), cref, "as", _opt("the"), name),
             _seq("clear all", name, "marks"),
             _seq("peek at", cref),
             _seq("do", self.section_ref()),
