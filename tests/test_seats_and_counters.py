@@ -295,3 +295,25 @@ def test_outputs_say_rotation_in_a_game_of_deals_and_the_packs_own_word_if_it_ha
     rules = (folder / "rules.yaml").read_text(encoding="utf-8")
     (folder / "rules.yaml").write_text(rules.replace("vocabulary:\n", "vocabulary:\n  rotation-word: lap\n"))
     assert Engine.load([str(folder)]).rules.rotation_word == "lap"
+
+
+# ---- zone groups with per-player zones ------------------------------------------------------
+
+
+def test_a_zone_group_holds_your_zones_too(tmp_path: Path) -> None:
+    folder = pack(
+        tmp_path,
+        "choose a stock that is not empty as the pile; move the top card of the pile to the deck;\n"
+        "gain the number of empty stocks coins; gain the number of cards in a stock points",
+    )
+    rules = (folder / "rules.yaml").read_text(encoding="utf-8")
+    rules = rules.replace("  zones:\n", "  zone-groups:\n    stocks: [hand, passing, deck]\n  zones:\n", 1)
+    (folder / "rules.yaml").write_text(rules)
+    engine = Engine.load([str(folder)])
+    st = engine.new_game(2, 1)
+    assert st.pending is not None and st.pending.options == ["hand", "deck"]  # your passing is empty
+    hand = list(st.zones["hand.0"])
+    engine.apply(st, "hand")
+    # the top card of your hand went to the deck: your passing is empty (1 empty stock); the
+    # stocks then hold your hand (1 card), your passing (0) and the deck (12 - 4 dealt + 1)
+    assert st.zones["hand.0"] == hand[:-1] and st.counters["coin"][0] == 1 and st.counters["point"][0] == 10

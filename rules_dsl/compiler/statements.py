@@ -213,11 +213,13 @@ class StatementCompiler:
 
     def group(self, name: str, pos: ast.Pos) -> tuple[tuple[str, str], ...]:
         groups = self.voc.zone_groups
-        if name in groups:
-            return groups[name]
-        if name + "s" in groups:  # "choose a market-pile" names the group market-piles
-            return groups[name + "s"]
-        raise unknown("zone group", name, pos, list(groups))
+        if name not in groups and name + "s" in groups:  # "choose a market-pile" names the group market-piles
+            name += "s"
+        if name not in groups:
+            raise unknown("zone group", name, pos, list(groups))
+        # a per-player member is the zone of the player asking: marked for values.group_zones
+        zones = self.voc.zones
+        return tuple((z + v.YOURS if z in zones and zones[z].per_player else z, w) for z, w in groups[name])
 
     def s_ChooseZone(self, node: ast.ChooseZone, optional: str) -> Effect:
         return self.add(

@@ -181,9 +181,9 @@ def add_to_groups(voc: Vocabulary, additions: list[tuple[str, str, Any, Loc]], p
         if key == "zone-groups":
             members = _group_members(value, loc, problems, group, voc.zone_groups.get(group, ()))
             for zone, _ in members:
-                if zone not in voc.zones or voc.zones[zone].per_player:
+                if zone not in voc.zones:
                     problems.add(
-                        loc, f"zone group {group!r}: {zone!r} is not a shared zone", suggestion=suggest(zone, voc.zones)
+                        loc, f"zone group {group!r}: {zone!r} is not a zone", suggestion=suggest(zone, voc.zones)
                     )
             voc.zone_groups[group] = voc.zone_groups.get(group, ()) + members
         else:
@@ -373,8 +373,6 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
                 problems.add(
                     loc, f"zone group {g!r} names unknown zone {zname!r}", suggestion=suggest(zname, voc.zones)
                 )
-            elif voc.zones[zname].per_player:
-                problems.add(loc, f"zone group {g!r}: {zname!r} belongs to each player; groups hold shared zones")
     for c in voc.counters.values():
         if c.supply and (c.supply not in voc.counters or voc.counters[c.supply].per_player):
             problems.add(loc, f"counter {c.name!r}: its supply {c.supply!r} must be a counter with per: game")

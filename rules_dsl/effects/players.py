@@ -422,7 +422,7 @@ class GroupZones(ZoneExpr):
         raise RulesError(f"'a {self.name}' names several zones; use it where cards are chosen or counted")
 
     def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
-        return group_zones(st, self.members)
+        return group_zones(st, self.members, fr.player)
 
 
 @attrs.frozen
