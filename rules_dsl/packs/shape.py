@@ -267,7 +267,7 @@ VOCABULARY = Record(
         "sections": _f(Seq(Str(pattern=VAR_PATTERN)), "section labels of card text, in capitals"),
         "counters": _f(Table(value=OneOf(options=(Nothing(), COUNTER))), "numbers kept per player or per game"),
         "zones": _f(Table(value=OneOf(options=(Nothing(), ZONE))), "places where cards lie"),
-        "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "named lists of zones (a per-player one: the zone of the player asking)"),
+        "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "named lists of zones (yours, for a per-player one)"),
         "wild-cards": _f(Seq(WILD_CARD), "cards that count as every symbol while a condition holds"),
         "draw": _f(Record(fields={"from": _f(Str()), "to": _f(Str())}), "what 'draw N cards' means"),
         "slot-room": _f(Str(), "a quantity: each slot of a card in a player's zones holds that many more tokens"),
