@@ -27,6 +27,20 @@ class Ref:
     name: str
     pos: Pos
     possessor: str = ""  # for "the market's pile": "market"
+    player: PlayerRef | None = None  # owner "player": "the player to your left's hand"
+
+
+@attrs.frozen
+class PlayerRef:
+    """A player named by where they sit: `the player to your left` (how "left", of None:
+    you), `the player to the right of the target` (of: the chosen player's PlayerRef, how
+    "named"), `the previous player`, `the start player`."""
+
+    how: str  # "left" | "right" | "previous" | "start" | "named"
+    of: PlayerRef | None
+    name: str  # "named": the chosen player's bound name
+    pos: Pos
+    word: str = "player"  # as written ("opponent" is refused by the compiler)
 
 
 @attrs.frozen
@@ -462,6 +476,7 @@ class Mark:
     name: str
     on: bool
     pos: Pos
+    value: bool = False  # `mark it as the hint`: the mark is the chosen value named `name`
 
 
 @attrs.frozen
@@ -718,6 +733,15 @@ class ChoosePlayer:
 
 
 @attrs.frozen
+class ForPlayer:
+    """`for the player to your left: BODY`: the body runs with that player as 'you'."""
+
+    player: PlayerRef
+    body: Stmt
+    pos: Pos
+
+
+@attrs.frozen
 class ForChosen:
     """`for the target: BODY`: the body runs with the chosen player as 'you'."""
 
@@ -757,13 +781,14 @@ class ChooseValue:
     bind: str
     pos: Pos
     text: str = ""
+    where: Cond | None = None  # `choose a colour value where COND as the hint`: the values for which it holds
 
 
 @attrs.frozen
 class TurnOrder:
     """`leave the turn order`, `join the turn order`, `take the next turn` (for 'you')."""
 
-    action: str  # "leave" | "join" | "next"
+    action: str  # "leave" | "join" | "next" | "start" ("become the start player")
     pos: Pos
 
 
@@ -891,6 +916,7 @@ Stmt = (
     | Lasting
     | ChoosePlayer
     | ForChosen
+    | ForPlayer
     | ForPlayersWhere
     | ForPlayersAtOnce
     | PointOut

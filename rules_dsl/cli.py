@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 import shtab
 
-from rules_dsl import terminal
+from rules_dsl import results, terminal
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import PackError, RulesError
 
@@ -324,12 +324,12 @@ def cmd_load(args: argparse.Namespace) -> int:
             f"game over ({st.end_trigger}): scores "
             + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(st.scores))
             + "; winners "
-            + ", ".join(f"player {w + 1}" for w in st.winners)
+            + results.winners_text(st.winners, engine.rules.cooperative)
         )
         return 0
     seat = (args.seat - 1) if args.seat else (d.player if d is not None else st.active)
     terminal.check_seats([seat + 1], st.players)
-    for line in render_observation(engine.observe(st, seat), seat).splitlines():
+    for line in render_observation(engine.observe(st, seat), seat, engine.rules.rotation_word).splitlines():
         terminal.say(line)
     mine = engine.decision(st, seat)  # several seats may be deciding at once
     if mine is not None:

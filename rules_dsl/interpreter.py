@@ -367,12 +367,14 @@ def check_state(rules: Rules, st: GameState, settled: bool = True) -> list[str]:
     for i in range(len(st.cards)):
         if i not in where:
             problems.append(f"card {i} is nowhere")
+    # only a counter the pack lets go below 0 (`may-be-negative: true`) may be negative
+    counters = rules.counters
     for name, values in st.counters.items():
         for p, value in enumerate(values):
-            if value < 0:
+            if value < 0 and not (name in counters and counters[name].may_be_negative):
                 problems.append(f"counter {name} of player {p} is negative ({value})")
     for name, value in st.shared.items():
-        if value < 0:
+        if value < 0 and not (name in counters and counters[name].may_be_negative):
             problems.append(f"counter {name} is negative ({value})")
     for fr in st.frames:
         if not 0 <= fr.eid < len(rules.effects):

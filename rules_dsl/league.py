@@ -22,11 +22,34 @@ MISSING = "rules-dsl league needs openskill and statsmodels: pip install 'rules-
 MAX_GAMES = 1_000_000  # all line-ups together
 
 
-def lineups(bots: list[str], players: int) -> list[tuple[str, ...]]:
-    """Every line-up of `players` seats (as multisets, in the order the bots were named)."""
+def lineups(bots: list[str], players: int, cooperative: bool = False) -> list[tuple[str, ...]]:
+    """Every line-up of `players` seats (as multisets, in the order the bots were named). In a
+    co-operative game a line-up is a team and teams are compared with each other, so every
+    team is played, a bot's team of its own included."""
+    if cooperative:
+        return list(itertools.combinations_with_replacement(bots, players))
     if players <= len(bots):
         return list(itertools.combinations(bots, players))
     return [c for c in itertools.combinations_with_replacement(bots, players) if set(c) == set(bots)]
+
+
+def _result(record: dict[str, Any]) -> tuple[bool, float]:
+    """A co-operative game's result for its whole team: won together, then the shared score."""
+    return bool(record["winners"]), record["scores"][0]
+
+
+def _teams(games: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """A co-operative league's games grouped by seed: the teams that played the same deal,
+    in the order given (groups of one team compare nothing and are left out)."""
+    by_seed: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for g in games:
+        by_seed[g["seed"]].append(g)
+    return [group for group in by_seed.values() if len(group) > 1]
+
+
+def _ranks(results: list[Any]) -> list[int]:
+    better = sorted(set(results), reverse=True)
+    return [better.index(r) for r in results]
 
 
 def placing(record: dict[str, Any]) -> list[int]:
@@ -45,6 +68,20 @@ def rate(games: list[dict[str, Any]], bots: list[str]) -> dict[str, dict[str, fl
 
     model = PlackettLuce()
     ratings = {b: model.rating(name=b) for b in bots}
+    if any(g.get("cooperative") for g in games):
+        # teams, not seats, are ranked: every team that played the same deal, by its result
+        for group in _teams(games):
+            teams = [[model.rating(mu=ratings[b].mu, sigma=ratings[b].sigma, name=b) for b in g["bots"]] for g in group]
+            rated = model.rate(teams, ranks=[float(r) for r in _ranks([_result(g) for g in group])])
+            grouped: dict[str, list[Any]] = defaultdict(list)
+            for g, team in zip(group, rated):
+                for bot, r in zip(g["bots"], team):
+                    grouped[bot].append(r)
+            for bot, rs in grouped.items():
+                ratings[bot] = model.rating(
+                    mu=sum(r.mu for r in rs) / len(rs), sigma=sum(r.sigma for r in rs) / len(rs), name=bot
+                )
+        return {b: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for b, r in ratings.items()}
     for g in games:
         seats = g["bots"]
         teams = [[model.rating(mu=ratings[b].mu, sigma=ratings[b].sigma, name=b)] for b in seats]
@@ -67,7 +104,18 @@ def pairwise(games: list[dict[str, Any]], bots: list[str]) -> list[dict[str, Any
 
     wins: dict[tuple[str, str], float] = defaultdict(float)
     meetings: dict[tuple[str, str], int] = defaultdict(int)
-    for g in games:
+    if any(g.get("cooperative") for g in games):
+        # a co-operative game has no seat ahead of another: two teams on the same deal are
+        # compared, each bot of one that is not in the other against each such bot of the other
+        for group in _teams(games):
+            for ga, gb in itertools.permutations(group, 2):
+                ahead = _result(ga) > _result(gb)
+                tie = _result(ga) == _result(gb)
+                for x in set(ga["bots"]) - set(gb["bots"]):
+                    for y in set(gb["bots"]) - set(ga["bots"]):
+                        meetings[x, y] += 1
+                        wins[x, y] += 1.0 if ahead else 0.5 if tie else 0.0
+    for g in [] if any(g.get("cooperative") for g in games) else games:
         rank = placing(g)
         for a, b in itertools.permutations(range(g["players"]), 2):
             x, y = g["bots"][a], g["bots"][b]
@@ -100,7 +148,8 @@ def standings(games: list[dict[str, Any]], bots: list[str]) -> list[dict[str, An
     rows: list[dict[str, Any]] = []
     for bot in bots:
         seats = [(g, s) for g in games for s, b in enumerate(g["bots"]) if b == bot]
-        won = sum(1 / len(g["winners"]) for g, s in seats if s in g["winners"])
+        # a co-operative game won together is a whole win for each of its seats
+        won = sum(1.0 if g.get("cooperative") else 1 / len(g["winners"]) for g, s in seats if s in g["winners"])
         r = ratings[bot]
         rows.append(
             {
@@ -213,7 +262,7 @@ def command(args: Any) -> int:
         make_bot(name, engine, 0, args.budget)  # a pack without an evaluation: a clear error now
 
     batches = [Batch(tuple(paths), args.pack, args.players, variants, lineup, args.budget, True) for lineup in
-               lineups(bots, args.players)]  # fmt: skip
+               lineups(bots, args.players, rules.cooperative)]  # fmt: skip
     plan = []
     for batch in batches:
         k = len(batch.seat_orders())
@@ -290,7 +339,14 @@ def command(args: Any) -> int:
     terminal.table(("rank", "bot", "rating", "sigma", "95% interval", "mu-3sigma", "seats", "win rate"), rows,
                    ("bold", "bold cyan"))  # fmt: skip
     terminal.say("")
-    terminal.say("finished ahead of (row ahead of column, ties one half; 95% Wilson interval)", "bold")
+    if rules.cooperative:
+        terminal.say(
+            "co-operative: teams that played the same deal compared (won together, then the shared score); "
+            "a team with the row bot ahead of one with the column bot (ties one half; 95% Wilson interval)",
+            "bold",
+        )
+    else:
+        terminal.say("finished ahead of (row ahead of column, ties one half; 95% Wilson interval)", "bold")
     cell = {(p["bot"], p["opponent"]): p for p in pairs}
     grid = []
     for x in bots:

@@ -207,7 +207,7 @@ class Narrator:
     def turn_line(self, st: GameState) -> list[str]:
         if st.over:
             return []
-        return [f"Turn {st.turn + 1} (round {st.round + 1}): {seat_name(st.active)}"]
+        return [f"Turn {st.turn + 1} ({self.rules.rotation_word} {st.round + 1}): {seat_name(st.active)}"]
 
     def snapshot(self, st: GameState) -> _View:
         return _view(self.rules, st, self.seat)
@@ -295,6 +295,8 @@ class Narrator:
     def ending(self, st: GameState) -> str:
         scores = ", ".join(f"{seat_name(p)} {s}" for p, s in enumerate(st.scores))
         winners = ", ".join(seat_name(w) for w in st.winners) or "nobody"
+        if st.rules.cooperative:  # the players won or lost together
+            winners = "everyone, together" if st.winners else "nobody: everyone lost together"
         end = f" ({words(st.end_trigger)})" if st.end_trigger else ""
         return f"Game over{end}: {scores}; winner: {winners}"
 

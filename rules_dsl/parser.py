@@ -306,6 +306,12 @@ class _ToAst(Transformer[Token, Any]):
     def unmark(self, meta: Any, ch: list[Any]) -> ast.Mark:
         return ast.Mark(ch[0], str(ch[1]), False, _pos(meta))
 
+    def mark_value(self, meta: Any, ch: list[Any]) -> ast.Mark:
+        return ast.Mark(ch[0], str(ch[1]), True, _pos(meta), value=True)
+
+    def unmark_value(self, meta: Any, ch: list[Any]) -> ast.Mark:
+        return ast.Mark(ch[0], str(ch[1]), False, _pos(meta), value=True)
+
     def clear_marks(self, meta: Any, ch: list[Any]) -> ast.ClearMarks:
         return ast.ClearMarks(str(ch[0]), _pos(meta))
 
@@ -373,6 +379,31 @@ class _ToAst(Transformer[Token, Any]):
     def for_chosen(self, meta: Any, ch: list[Any]) -> ast.ForChosen:
         return ast.ForChosen(str(ch[0]), ch[1], _pos(meta))
 
+    def for_player(self, meta: Any, ch: list[Any]) -> ast.ForPlayer:
+        return ast.ForPlayer(ch[0], ch[1], _pos(meta))
+
+    # ---- players by seat: "the player to your left", "the previous player" ----
+    def player_beside_you(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef(str(ch[1]), None, "", _pos(meta), str(ch[0]))
+
+    def player_beside(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef(str(ch[1]), ch[2], "", _pos(meta), str(ch[0]))
+
+    def previous_player(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef("previous", None, "", _pos(meta), str(ch[0]))
+
+    def start_player(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef("start", None, "", _pos(meta), str(ch[0]))
+
+    def player_named(self, meta: Any, ch: list[Any]) -> ast.PlayerRef:
+        return ast.PlayerRef("named", None, str(ch[0]), _tpos(ch[0]))
+
+    def player_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("player", str(ch[1]), _tpos(ch[1]), player=ch[0])
+
+    def become_start(self, meta: Any, ch: list[Any]) -> ast.TurnOrder:
+        return ast.TurnOrder("start" if str(ch[0]) == "player" else "start?", _pos(meta))
+
     def for_players_where(self, meta: Any, ch: list[Any]) -> ast.ForPlayersWhere:
         return ast.ForPlayersWhere(str(ch[0]), ch[1], ch[2], _pos(meta))
 
@@ -386,6 +417,11 @@ class _ToAst(Transformer[Token, Any]):
         bind = str(rest.pop()) if rest and isinstance(rest[-1], str) and not isinstance(rest[-1], Token) else ""
         other = rest[0] if rest else None
         return ast.ChooseValue(str(ch[0]), other, bind or str(ch[0]), _pos(meta), self._src(meta))
+
+    def choose_value_where(self, meta: Any, ch: list[Any]) -> ast.ChooseValue:
+        ch = [c for c in ch if c is not None]
+        bind = str(ch[2]) if len(ch) > 2 else str(ch[0])
+        return ast.ChooseValue(str(ch[0]), None, bind, _pos(meta), self._src(meta), where=ch[1])
 
     def leave_order(self, meta: Any, ch: list[Any]) -> ast.TurnOrder:
         return ast.TurnOrder("leave", _pos(meta))

@@ -13,7 +13,7 @@ from typing import Any, TextIO, cast
 
 import attrs
 
-from rules_dsl import card_view, files, narrate, numbers
+from rules_dsl import card_view, files, narrate, numbers, results
 from rules_dsl.bots.random_bot import RandomBot
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
@@ -21,10 +21,12 @@ from rules_dsl.state import GameState
 from rules_dsl.terminal import printable
 
 
-def render_observation(obs: dict[str, Any], player: int) -> str:
-    """A compact text view of one player's observation."""
+def render_observation(obs: dict[str, Any], player: int, rotation: str = "round") -> str:
+    """A compact text view of one player's observation (`rotation`: the pack's word for one
+    turn of every seat, Rules.rotation_word)."""
     lines = [
-        f"turn {obs['turn'] + 1}, round {obs['round'] + 1}, {obs['phase']} phase; player {obs['active'] + 1} to play"
+        f"turn {obs['turn'] + 1}, {rotation} {obs['round'] + 1}, {obs['phase']} phase; "
+        f"player {obs['active'] + 1} to play"
     ]
     counters = "; ".join(f"{k} {' / '.join(map(str, v))}" for k, v in obs["counters"].items())
     shared = "; ".join(f"{k} {v}" for k, v in obs["shared"].items())
@@ -123,7 +125,7 @@ def play(
             table.apply(bots[d.player].choose(d))
             continue
         st = table.state
-        out.write("\n" + render_observation(engine.observe(st, d.player), d.player) + "\n")
+        out.write("\n" + render_observation(engine.observe(st, d.player), d.player, engine.rules.rotation_word) + "\n")
         out.write(f"player {d.player + 1}, {d.source}: {narrate.words(d.prompt)}\n")
         for i, label in enumerate(narrate.option_labels(engine.rules, st, d), 1):
             out.write(f"  {i}. {label}\n")
@@ -179,7 +181,7 @@ def play(
         f"\ngame over ({st.end_trigger}): scores "
         + ", ".join(f"player {p + 1} {s}" for p, s in enumerate(st.scores))
         + "; winners "
-        + ", ".join(f"player {w + 1}" for w in st.winners)
+        + results.winners_text(st.winners, engine.rules.cooperative)
         + "\n"
     )
 

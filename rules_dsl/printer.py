@@ -205,6 +205,11 @@ def _for_chosen(n: ast.ForChosen, follow: frozenset[str]) -> str:
     return f"for the {n.name}: {body(n.body)}"
 
 
+@prints(ast.ForPlayer, compound=True)
+def _for_player(n: ast.ForPlayer, follow: frozenset[str]) -> str:
+    return f"for {show(n.player)}: {body(n.body)}"
+
+
 @prints(ast.ForPlayersWhere, compound=True)
 def _for_players_where(n: ast.ForPlayersWhere, follow: frozenset[str]) -> str:
     return f"for each {n.who} where {show(n.cond)}: {body(n.body)}"
@@ -255,12 +260,20 @@ def _choose_player(n: ast.ChoosePlayer, follow: frozenset[str]) -> str:
 def _choose_value(n: ast.ChooseValue, follow: frozenset[str]) -> str:
     bind = _bind(n.bind, n.prop)
     other = f" other than {expr(n.other_than, frozenset({'as'}) if bind else follow)}" if n.other_than else ""
+    if n.where is not None:
+        other = f" where {show(n.where, frozenset({'as'}) if bind else follow)}"
     return f"choose {_article(n.prop)} {n.prop} value{other}{bind}"
 
 
 @prints(ast.TurnOrder)
 def _turn_order(n: ast.TurnOrder, follow: frozenset[str]) -> str:
-    return {"leave": "leave the turn order", "join": "join the turn order", "next": "take the next turn"}[n.action]
+    return {
+        "leave": "leave the turn order",
+        "join": "join the turn order",
+        "next": "take the next turn",
+        "start": "become the start player",
+        "start?": "become the start opponent",
+    }[n.action]
 
 
 @prints(ast.Move)
@@ -349,7 +362,7 @@ def _let(n: ast.Let, follow: frozenset[str]) -> str:
 
 @prints(ast.Mark)
 def _mark(n: ast.Mark, follow: frozenset[str]) -> str:
-    return f"{'mark' if n.on else 'unmark'} {show(n.card)} as {n.name}"
+    return f"{'mark' if n.on else 'unmark'} {show(n.card)} as {'the ' if n.value else ''}{n.name}"
 
 
 @prints(ast.ClearMarks)
@@ -425,7 +438,20 @@ def _ref(n: ast.Ref, follow: frozenset[str]) -> str:
     }
     if n.owner == "poss":
         return f"the {n.possessor}'s {n.name}"
+    if n.owner == "player" and n.player is not None:
+        return f"{show(n.player)}'s {n.name}"
     return f"{owner[n.owner]} {n.name}"
+
+
+@prints(ast.PlayerRef)
+def _player_ref(n: ast.PlayerRef, follow: frozenset[str]) -> str:
+    if n.how == "named":
+        return f"the {n.name}"
+    if n.how in ("previous", "start"):
+        return f"the {n.how} {n.word}"
+    if n.of is None:
+        return f"the {n.word} to your {n.how}"
+    return f"the {n.word} to the {n.how} of {show(n.of)}"
 
 
 @prints(ast.It)

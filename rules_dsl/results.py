@@ -34,6 +34,14 @@ FIELDS: dict[str, tuple[type, ...]] = {
 MAX_LINE = 10_000_000  # a line longer than this is not one of ours
 
 
+def winners_text(winners: list[int], cooperative: bool) -> str:
+    """The winners in words: `player 1, player 3`; a co-operative game's players won or lost
+    together."""
+    if cooperative:
+        return "everyone (won together)" if winners else "nobody (lost together)"
+    return ", ".join(f"player {w + 1}" for w in winners) or "nobody"
+
+
 def dumps(record: dict[str, Any]) -> str:
     """One line, the same bytes for the same game on any machine."""
     return json.dumps(record, sort_keys=True, separators=(",", ":"))
@@ -93,8 +101,9 @@ def problem(record: Any) -> str:
     for key, kinds in (*FIELDS.items(), *OPTIONAL.items()):
         if key in record and (not isinstance(record[key], kinds) or isinstance(record[key], bool)):
             return f"{key!r} is {type(record[key]).__name__}"
-    if "rotate_seats" in record and not isinstance(record["rotate_seats"], bool):
-        return f"'rotate_seats' is {type(record['rotate_seats']).__name__}"
+    for key in ("rotate_seats", "cooperative"):  # cooperative: all won or all lost together
+        if key in record and not isinstance(record[key], bool):
+            return f"{key!r} is {type(record[key]).__name__}"
     n = record["players"]
     if not 1 <= n <= 64 or len(record["scores"]) != n or len(record["bots"]) != n:
         return "'players', 'scores' and 'bots' do not match"
@@ -145,6 +154,8 @@ def problem(record: Any) -> str:
             ),
         ),
     ]
+    if record.get("cooperative") and len(record["winners"]) not in (0, n):
+        return "'winners' of a co-operative game must be every seat or none"
     for key, ok in checks:
         if not ok:
             return f"{key!r} {WHAT[key]}"

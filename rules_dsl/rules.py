@@ -54,6 +54,7 @@ class CounterType:
     per_player: bool
     start: int | str
     supply: str  # a shared counter this one is taken from, or ""
+    may_be_negative: bool = False  # `lose` may take it below 0 (a penalty); else it stops at 0
 
 
 @attrs.frozen
@@ -61,6 +62,7 @@ class EndTrigger:
     name: str
     cond: Cond
     at_once: bool = False  # watched at every step ("checked: at-once"), not only after each turn
+    ends: str = ""  # its own `ends:` (after-round | after-turn | after-rotation), "" for the game-end's
 
 
 @attrs.frozen
@@ -191,6 +193,12 @@ class Rules:
     # a card slot named by a token group holds one token of any of its kinds ("any resource")
     slot_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     choosable: dict[str, Choosable] = attrs.Factory(dict)  # option -> the cards it chooses from
+    # all players win or lose together (the scoring's `co-operative: {win: ...}`); the score is
+    # worked out once, for the start player, and is every seat's
+    cooperative: bool = False
+    # what outputs call one turn of every seat (GameState.round): the vocabulary's
+    # `rotation-word`, else "rotation" in a game with deals (whose own rounds are deals), else "round"
+    rotation_word: str = "round"
     # what the packs write that can never happen (compiler/never.py): validate shows them
     warnings: tuple[PackProblem, ...] = ()
     look: Look = attrs.Factory(Look)  # colours, glyphs and display words of the cards (`look:`)

@@ -146,6 +146,8 @@ def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
         ended = st.clone()
         ended.over, ended.winners = True, list(record["winners"])
         steps.write(Path(batch.trajectories), seed, returns(ended))
+    if engine.rules.cooperative:  # all won or all lost together (older files lack the key)
+        record["cooperative"] = True
     return record
 
 
@@ -298,6 +300,8 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         for name, part in g["breakdown"].items():
             parts.setdefault(name, []).extend(part)
     total_points = sum(all_scores) or 1
+    if any(g.get("cooperative") for g in games):
+        return _coop_summary(games, seconds, parts)
     return {
         "games": n,
         "mean_turns": sum(g["turns"] for g in games) / n,
@@ -318,6 +322,62 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     }
 
 
+def _coop_summary(games: list[dict[str, Any]], seconds: float, parts: dict[str, list[int]]) -> dict[str, Any]:
+    """A co-operative game's summary: the seats win or lose together and share one score, so
+    there are no shares of wins between seats, only how often the table won and what it scored."""
+    n = len(games)
+    shared = [g["scores"][0] for g in games]
+    won = sum(1 for g in games if g["winners"])
+    bot_games: Counter[str] = Counter()
+    bot_won: Counter[str] = Counter()
+    for g in games:
+        for b in set(g["bots"]):
+            bot_games[b] += 1
+            bot_won[b] += 1 if g["winners"] else 0
+    return {
+        "games": n,
+        "cooperative": True,
+        "mean_turns": sum(g["turns"] for g in games) / n,
+        "mean_rounds": sum(g.get("rounds", 0) for g in games) / n,
+        "mean_decisions": sum(g["decisions"] for g in games) / n,
+        "won_together": won,
+        "win_rate": won / n,
+        "mean_shared_score": sum(shared) / n,
+        "max_shared_score": max(shared),
+        "win_rate_by_bot": {b: bot_won[b] / bot_games[b] for b in sorted(bot_games)},
+        "end_triggers": dict(Counter(g["end_trigger"] or "(none)" for g in games).most_common()),
+        "seat_orders": dict(sorted(Counter(",".join(g["bots"]) for g in games).items())),
+        "rotated": any(g.get("rotate_seats") for g in games),
+        "score_parts": {name: {"mean": sum(p) / len(p)} for name, p in parts.items()},
+        "seconds": seconds,
+        "games_per_second": n / seconds if seconds > 0 else None,
+    }
+
+
+def _coop_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
+    n = data["games"]
+    rows = [
+        ("games", str(n)),
+        ("co-operative", "the players win or lose together and share one score"),
+        ("mean turns", f"{data['mean_turns']:.1f}"),
+        (f"mean {data.get('rotation_word', 'round')}s", f"{data['mean_rounds']:.1f}"),
+        ("mean decisions", f"{data['mean_decisions']:.1f}"),
+        ("won together", f"{data['won_together']} ({100 * data['win_rate']:.1f}%)"),
+        ("mean shared score", f"{data['mean_shared_score']:.2f}"),
+        ("max shared score", str(data["max_shared_score"])),
+    ]
+    if len(data["win_rate_by_bot"]) > 1:
+        for bot, rate in data["win_rate_by_bot"].items():
+            rows.append((f"won together with {bot}", f"{100 * rate:.1f}%"))
+    for name, count in data["end_triggers"].items():
+        rows.append((f"ended by: {name}", f"{count} ({100 * count / n:.1f}%)"))
+    for name, part in data["score_parts"].items():
+        rows.append((f"score from {name}", f"{part['mean']:.2f} (shared)"))
+    if data["games_per_second"]:
+        rows.append(("games per second", f"{data['games_per_second']:.1f}"))
+    return rows
+
+
 def summary_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
     """`summary` data as (what, value) rows for the terminal."""
     rows: list[tuple[str, str]] = []
@@ -325,9 +385,11 @@ def summary_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
     if n == 0:
         rows.append(("games", "0"))
         return rows
+    if data.get("cooperative"):
+        return _coop_rows(data)
     rows.append(("games", str(n)))
     rows.append(("mean turns", f"{data['mean_turns']:.1f}"))
-    rows.append(("mean rounds", f"{data['mean_rounds']:.1f}"))
+    rows.append((f"mean {data.get('rotation_word', 'round')}s", f"{data['mean_rounds']:.1f}"))
     rows.append(("mean decisions", f"{data['mean_decisions']:.1f}"))
     rows.append(("mean score", f"{data['mean_score']:.2f}"))
     rows.append(("mean winning score", f"{data['mean_winning_score']:.2f}"))
@@ -572,6 +634,8 @@ def command(args: Any) -> int:
     data = summary(games, seconds)
     data["failed_games"] = [r["seed"] for r in failures]
     data["forfeited_games"] = [r["seed"] for r in games if "forfeit" in r]
+    if rules.rotation_word != "round":  # the pack's word for one turn of every seat
+        data["rotation_word"] = rules.rotation_word
     if args.json:
         print(json.dumps(data, indent=2))
     else:

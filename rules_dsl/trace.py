@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rules_dsl import results
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -68,7 +69,7 @@ def transcript(
     while st.pending is not None:
         if st.turn != turn:
             turn = st.turn
-            out.append(f"turn {turn + 1} (round {st.round + 1}), player {st.active + 1}")
+            out.append(f"turn {turn + 1} ({engine.rules.rotation_word} {st.round + 1}), player {st.active + 1}")
         d = st.pending
         out.append(f"  [{st.phase}] player {d.player + 1}: {d.prompt} ({d.source})")
         out.append("    options: " + " | ".join(d.options))
@@ -82,7 +83,7 @@ def transcript(
         "scores: "
         + ", ".join(f"player {p + 1} {s} (tie-break {t})" for p, (s, t) in enumerate(zip(st.scores, st.tiebreaks)))
     )
-    out.append("winners: " + ", ".join(f"player {w + 1}" for w in st.winners))
+    out.append("winners: " + results.winners_text(st.winners, engine.rules.cooperative))
     return "\n".join(out) + "\n"
 
 

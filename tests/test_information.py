@@ -42,6 +42,8 @@ PACKS = [
     (str(GAMES / "spice-market"), 3),
     (str(GAMES / "dominion-first-game"), 2),
     (str(GAMES / "sushi-go"), 3),
+    (str(GAMES / "hanabi"), 2),
+    (str(GAMES / "hanabi"), 5),
 ]
 
 

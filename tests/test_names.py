@@ -188,6 +188,7 @@ BUILT_IN = {
     ("examples/games/dominion-first-game",): set(),
     ("examples/games/polignac",): set(),
     ("examples/games/sushi-go",): set(),
+    ("examples/games/hanabi",): set(),
 }
 
 

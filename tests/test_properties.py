@@ -42,6 +42,7 @@ seeds_st = st.integers(min_value=0, max_value=2**31 - 1)
 variants_st = st.one_of(st.none(), st.lists(st.sampled_from(BASE_VARIANTS), unique=True, max_size=len(BASE_VARIANTS)))
 SPICE_MARKET = str(Path(__file__).resolve().parent.parent / "examples" / "games" / "spice-market")
 LOVE_LETTER = str(Path(__file__).resolve().parent.parent / "examples" / "games" / "love-letter")
+HANABI = str(Path(__file__).resolve().parent.parent / "examples" / "games" / "hanabi")
 # (pack, players, variants): the base game in every variant mix, Microcosm, Escalation with
 # 2-5 players with and without scenarios, the base game with scenarios, and the example games
 games_st = st.one_of(
@@ -67,6 +68,7 @@ games_st = st.one_of(
     ),
     st.tuples(st.just(SPICE_MARKET), players_st, st.sampled_from([None, ["wide-market"], ["no-bonus"]])),
     st.tuples(st.just(LOVE_LETTER), players_st, st.none()),
+    st.tuples(st.just(HANABI), st.integers(min_value=2, max_value=5), st.none()),
 )
 
 

@@ -76,15 +76,21 @@ def evaluator(rules: Rules, bot: str, weights: Sequence[float] | None = None) ->
     """How good a state is for each seat: its value minus the best other seat's.
 
     A finished game counts as WIN for a sole winner, WIN // len(winners) for a shared win and
-    -WIN for a loss.
+    -WIN for a loss. In a co-operative game (`rules.cooperative`) the seats share one goal:
+    a position is worth its value itself, not a lead over the others, and a finished game
+    WIN for all if they won together, -WIN if they lost (plus the final value, so a better
+    loss is still better): a shared end is never a win in itself.
     """
     value = value_of(rules, bot, weights)
+    coop = rules.cooperative
 
     def leads(st: GameState) -> list[float]:
         if st.over:
+            if coop:
+                return [(WIN if p in st.winners else -WIN) + v for p, v in enumerate(value(st))]
             return [WIN // len(st.winners) if p in st.winners else -WIN for p in range(st.players)]
         values = value(st)
-        if len(values) == 1:
+        if coop or len(values) == 1:
             return values
         top = max(values)
         second = sorted(values)[-2]

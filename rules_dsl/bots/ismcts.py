@@ -307,6 +307,8 @@ class ISMCTSBot:
 
     def _rewards(self, st: GameState) -> list[float]:
         if st.over:
+            if self.engine.rules.cooperative:  # won or lost together: a shared loss is a loss
+                return [1.0 if p in st.winners else 0.0 for p in range(st.players)]
             return [1.0 / len(st.winners) if p in st.winners else 0.0 for p in range(st.players)]
         if self.config.reward == "tanh":
             return [0.5 + 0.5 * math.tanh(lead / self.config.scale) for lead in self.leads(st)]

@@ -54,6 +54,10 @@ def check_final(engine: Engine, st: GameState) -> None:
         raise Broken(RESULT, f"the game ended by {st.end_trigger!r}, which is no end trigger of the pack")
     if not len(st.scores) == len(st.tiebreaks) == st.players:
         raise Broken(RESULT, f"{len(st.scores)} scores and {len(st.tiebreaks)} tie-breaks for {st.players} players")
+    if engine.rules.cooperative:  # all win or all lose together, with one shared score
+        if st.winners not in ([], list(range(st.players))) or len(set(st.scores)) != 1:
+            raise Broken(RESULT, f"a co-operative game ended with winners {st.winners} and scores {st.scores}")
+        return
     best = max(zip(st.scores, st.tiebreaks))
     winners = [p for p in range(st.players) if (st.scores[p], st.tiebreaks[p]) == best]
     if st.winners != winners:

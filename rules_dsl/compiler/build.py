@@ -183,6 +183,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         elif deal_setup >= 0 and self._setup_loc is None:
             setup = deal_setup  # a game of deals may leave its own set-up out
         score, tiebreak = self.compile_scoring(sc)
+        coop_win = self.compile_coop(sc)
         invariants = compile_invariants(
             [src.sections["invariants"] for src in self.sources if "invariants" in src.sections],
             sc,
@@ -230,6 +231,8 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             deal_setup=-1 if deal_setup < 0 else effects[deal_setup].body.eid,  # type: ignore[union-attr]
             deal_end=deal_end,
             deal_scoring=-1 if deal_scoring < 0 else effects[deal_scoring].body.eid,  # type: ignore[union-attr]
+            coop_win=coop_win,
+            modes=self._trigger_modes(triggers),
         )
         effects.append(loop)
         look = self.read_look(voc)
@@ -258,6 +261,8 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             end_triggers=tuple(triggers),
             score=score,
             tiebreak=tiebreak,
+            cooperative=coop_win is not None,
+            rotation_word=voc.rotation_word or ("rotation" if deal_end is not None else "round"),
             draw_from=voc.draw[0],
             draw_to=voc.draw[1],
             overrides=tuple(self.composed.overrides),

@@ -66,12 +66,14 @@ class BuilderBase:
     _phase_trees: list[tuple[str, Any, Loc]]
     _proc_trees: dict[str, tuple[Any, Loc]]
     _deal_trees: dict[str, tuple[Any, Loc]]
-    _end_trees: list[tuple[str, Any, Loc, bool]]
+    _end_trees: list[tuple[str, Any, Loc, bool, str]]
     _end_after_turn: bool
     _turn_limit: int
     _final_turn_tree: tuple[Any, Loc] | None
     _extra_rounds: Any
     _score_trees: dict[str, tuple[Any, Loc]]
+    _coop_tree: tuple[Any, Loc] | None  # the scoring's `co-operative: {win: ...}`
+    _end_rotation: bool  # game-end's `ends: after-rotation`
     _breakdown_trees: list[tuple[str, Any, Loc]]
     _wild_trees: list[tuple[Any, Loc]]
     _wild_grants: list[WildGrant]  # `your copies of CARD are wild [if COND]` on the cards

@@ -62,9 +62,9 @@ class GameLoopCompiling(BuilderBase):
 
     def compile_end(self, sc: StatementCompiler) -> tuple[list[EndTrigger], NumExpr]:
         triggers = []
-        for name, tree, loc, at_once in self._end_trees:
+        for name, tree, loc, at_once, ends in self._end_trees:
             try:
-                triggers.append(EndTrigger(name, sc.cond(tree), at_once))
+                triggers.append(EndTrigger(name, sc.cond(tree), at_once, ends))
             except CompileError as exc:
                 self.report(exc, loc)
         extra: NumExpr = Num(0)
@@ -106,6 +106,26 @@ class GameLoopCompiling(BuilderBase):
         for target, made in grants.items():
             wild[target] = WildWhile(tuple(made), wild.get(target))
         return wild
+
+    def _trigger_modes(self, triggers: list[EndTrigger]) -> tuple[tuple[str, str], ...]:
+        """How the game ends after each trigger, when a trigger says its own or the game-end
+        says after-rotation (empty otherwise: every trigger ends as `ends` says)."""
+        if not self._end_rotation and not any(t.ends for t in triggers):
+            return ()
+        default = "after-rotation" if self._end_rotation else "after-turn" if self._end_after_turn else "after-round"
+        return tuple((t.name, t.ends or default) for t in triggers)
+
+    def compile_coop(self, sc: StatementCompiler) -> Any:
+        """The condition under which every player of a co-operative game wins (None: the
+        game is not co-operative)."""
+        if self._coop_tree is None:
+            return None
+        tree, loc = self._coop_tree
+        try:
+            return sc.cond(tree)
+        except CompileError as exc:
+            self.report(exc, loc)
+            return None
 
     def _final_turn(self, sc: StatementCompiler) -> Any:
         if self._final_turn_tree is None or self._final_turn_tree[0] is None:

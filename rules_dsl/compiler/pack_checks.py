@@ -25,7 +25,7 @@ class PackChecks(BuilderBase):
         texts += [never.Text(tree, loc) for _, tree, loc in self._phase_trees]
         if "setup" in self._script_trees and self._setup_loc is not None:
             texts.append(never.Text(self._script_trees["setup"], self._setup_loc))
-        texts += [never.Text(tree, loc) for _, tree, loc, _ in self._end_trees]
+        texts += [never.Text(tree, loc) for _, tree, loc, _, _ in self._end_trees]
         texts += [never.Text(tree, loc) for tree, loc in self._deal_trees.values()]
         texts += [never.Text(tree, loc) for tree, loc in self._score_trees.values()]
         texts += [never.Text(tree, loc) for _, tree, loc in self._breakdown_trees]
@@ -58,7 +58,7 @@ class PackChecks(BuilderBase):
         roots: list[tuple[Any, Loc]] = [(tree, loc) for _, tree, loc in self._phase_trees]
         if "setup" in self._script_trees and self._setup_loc is not None:
             roots.append((self._script_trees["setup"], self._setup_loc))
-        roots += [(tree, loc) for _, tree, loc, _ in self._end_trees]
+        roots += [(tree, loc) for _, tree, loc, _, _ in self._end_trees]
         roots += [(tree, loc) for tree, loc in self._deal_trees.values()]
         roots += list(self._score_trees.values())
         roots += [(tree, loc) for _, tree, loc in getattr(self, "_breakdown_trees", [])]

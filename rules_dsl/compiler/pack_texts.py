@@ -61,8 +61,9 @@ class PackTexts(BuilderBase):
                 self._proc_trees[name] = parsed
                 texts.append(_Text(*parsed))
         self._deal_trees = self.parse_deal(texts)
-        self._end_trees: list[tuple[str, Any, Loc, bool]] = []
+        self._end_trees: list[tuple[str, Any, Loc, bool, str]] = []
         self._end_after_turn = False
+        self._end_rotation = False  # game-end's ends: after-rotation
         self._turn_limit = 0
         self._final_turn_tree: tuple[Any, Loc] | None = None
         end = self.composed.game_end
@@ -78,10 +79,11 @@ class PackTexts(BuilderBase):
                 if ends not in shape.END_ENDS:
                     self.problems.add(
                         value_loc(node, "ends", end.loc.file),
-                        f"ends must be after-round (equal turns) or after-turn, not {ends!r}",
+                        f"ends must be after-round (equal turns), after-turn or after-rotation, not {ends!r}",
                         expected=list(shape.END_ENDS),
                     )
                 self._end_after_turn = ends == "after-turn"
+                self._end_rotation = ends == "after-rotation"
                 limit = node.get("turn-limit", 0)
                 if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
                     self.problems.add(
@@ -120,11 +122,20 @@ class PackTexts(BuilderBase):
                             expected=list(shape.END_CHECKED),
                         )
                         continue
+                    own = trig.get("ends", "")
+                    if own and own not in shape.END_ENDS:
+                        self.problems.add(
+                            value_loc(trig, "ends", tloc.file),
+                            f"a trigger's ends must be after-round, after-turn or after-rotation, not {own!r}",
+                            expected=list(shape.END_ENDS),
+                        )
+                        continue
                     t = Located(trig["when"], Loc(tloc.file, *self._text_loc(trig, "when", tloc)))
                     tree = self.parse_text(t, "condition")
                     if tree is not None:
-                        self._end_trees.append((str(trig["name"]), tree, t.loc, checked == "at-once"))
+                        self._end_trees.append((str(trig["name"]), tree, t.loc, checked == "at-once", str(own)))
         self._score_trees: dict[str, tuple[Any, Loc]] = {}
+        self._coop_tree: tuple[Any, Loc] | None = None
         scoring = self.composed.scoring
         if scoring is not None:
             node = scoring.value
@@ -134,6 +145,9 @@ class PackTexts(BuilderBase):
                 if "breakdown" in node and not hasattr(node["breakdown"], "items"):
                     self.problems.add(scoring.loc, "breakdown must map a name to an expression")
                 self.unknown_keys(node, scoring.loc.file, shape.SCORING, "scoring")
+                self._coop_tree = self._parse_coop(node, scoring.loc)
+                if self._coop_tree is not None:
+                    texts.append(_Text(*self._coop_tree))
         for field, pieces in self.composed.score.items():
             parsed = self.parse_pieces(pieces, "expression")
             if parsed is not None:
@@ -145,6 +159,20 @@ class PackTexts(BuilderBase):
             if tree is not None:
                 self._breakdown_trees.append((name, tree, text.loc))
         return texts
+
+    def _parse_coop(self, node: Any, loc: Loc) -> tuple[Any, Loc] | None:
+        """`co-operative: {win: CONDITION}` of the scoring part, parsed (None: not given)."""
+        if "co-operative" not in node:
+            return None
+        coop = node["co-operative"]
+        where = value_loc(node, "co-operative", loc.file)
+        if not hasattr(coop, "items") or "win" not in coop:
+            self.problems.add(where, "co-operative must be {win: CONDITION}: when every player wins together")
+            return None
+        self.unknown_keys(coop, loc.file, shape.COOPERATIVE, "co-operative")
+        text = Located(coop["win"], value_loc(coop, "win", loc.file))
+        tree = self.parse_text(text, "condition")
+        return None if tree is None else (tree, text.loc)
 
     def procedures(self) -> dict[str, tuple[Any, Loc]]:
         return self._proc_trees

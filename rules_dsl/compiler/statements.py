@@ -15,6 +15,7 @@ from rules_dsl.effects import abilities, choices, control, players, primitives, 
 from rules_dsl.effects import values as v
 from rules_dsl.effects.base import Effect, Nothing
 from rules_dsl.errors import suggest
+from rules_dsl.numbers import MAX_VALUE
 from rules_dsl.packs.loader import Problems
 from rules_dsl.packs.model import Loc
 
@@ -212,11 +213,13 @@ class StatementCompiler:
 
     def group(self, name: str, pos: ast.Pos) -> tuple[tuple[str, str], ...]:
         groups = self.voc.zone_groups
-        if name in groups:
-            return groups[name]
-        if name + "s" in groups:  # "choose a market-pile" names the group market-piles
-            return groups[name + "s"]
-        raise unknown("zone group", name, pos, list(groups))
+        if name not in groups and name + "s" in groups:  # "choose a market-pile" names the group market-piles
+            name += "s"
+        if name not in groups:
+            raise unknown("zone group", name, pos, list(groups))
+        # a per-player member is the zone of the player asking: marked for values.group_zones
+        zones = self.voc.zones
+        return tuple((z + v.YOURS if z in zones and zones[z].per_player else z, w) for z, w in groups[name])
 
     def s_ChooseZone(self, node: ast.ChooseZone, optional: str) -> Effect:
         return self.add(
@@ -285,15 +288,24 @@ class StatementCompiler:
 
     def s_CounterChange(self, node: ast.CounterChange, optional: str) -> Effect:
         name = self.voc.counter_words.get(node.counter)
-        per_player = [w for w, c in self.voc.counter_words.items() if self.voc.counters[c].per_player]
-        if name is None or not self.voc.counters[name].per_player:
-            raise unknown("counter", node.counter, node.counter_pos or node.pos, per_player)
+        if name is None:
+            raise unknown("counter", node.counter, node.counter_pos or node.pos, list(self.voc.counter_words))
+        counter = self.voc.counters[name]
         amount = self.num(node.amount)
-        if node.verb == "gain":
+        floor = -MAX_VALUE if counter.may_be_negative else 0
+        if not counter.per_player:  # a shared counter: the one value everyone shares
             return self.add(
-                primitives.Gain, text=f"gain {name}", amount=amount, counter=name, supply=self.voc.counters[name].supply
+                primitives.ChangeShared,
+                text=f"{node.verb} {name}",
+                amount=amount,
+                counter=name,
+                verb=node.verb,
+                supply=counter.supply if node.verb in ("gain", "return") else "",
+                floor=floor,
             )
-        supply = self.voc.counters[name].supply if node.verb == "return" else ""
+        if node.verb == "gain":
+            return self.add(primitives.Gain, text=f"gain {name}", amount=amount, counter=name, supply=counter.supply)
+        supply = counter.supply if node.verb == "return" else ""
         return self.add(
             primitives.Lose,
             text=f"{node.verb} {name}",
@@ -301,6 +313,7 @@ class StatementCompiler:
             counter=name,
             must_pay=node.verb == "pay",
             supply=supply,
+            floor=floor,
         )
 
     def s_FillSlot(self, node: ast.FillSlot, optional: str) -> Effect:
@@ -329,6 +342,17 @@ class StatementCompiler:
 
     def s_Mark(self, node: ast.Mark, optional: str) -> Effect:
         verb = "mark" if node.on else "unmark"
+        if node.value:  # `mark it as the hint`: the mark is the chosen value, as a word
+            if self.binds.get(node.name) != "value":
+                chosen = [b for b, k in self.binds.items() if k == "value"]
+                raise unknown("chosen value", node.name, node.pos, chosen)
+            return self.add(
+                primitives.MarkValue,
+                text=f"{verb} as the {node.name}",
+                card_expr=self.card(node.card),
+                name=node.name,
+                on=node.on,
+            )
         return self.add(
             primitives.Mark, text=f"{verb} as {node.name}", card_expr=self.card(node.card), name=node.name, on=node.on
         )
@@ -394,6 +418,21 @@ class StatementCompiler:
         name = self._player_var(node.name, node.pos)
         return self.add(players.ForChosen, text=f"for the {name}", name=name, body=self.body(node.body))
 
+    def seat_of(self, node: ast.PlayerRef) -> players.SeatOf:
+        """`the player to your left`, `the player to the right of the target`, `the previous
+        player`, `the start player`: a player by where they sit."""
+        if node.how == "named":
+            return players.SeatOf("named", None, self._player_var(node.name, node.pos))
+        if node.word != "player":
+            raise CompileError(
+                f"write 'the player', not 'the {node.word}': a seat is named the same for anyone", node.pos
+            )
+        return players.SeatOf(node.how, None if node.of is None else self.seat_of(node.of))
+
+    def s_ForPlayer(self, node: ast.ForPlayer, optional: str) -> Effect:
+        who = self.seat_of(node.player)
+        return self.add(players.ForSeat, text=f"for {printer.show(node.player)}", who=who, body=self.body(node.body))
+
     def s_ForPlayersWhere(self, node: ast.ForPlayersWhere, optional: str) -> Effect:
         return self.add(
             players.ForPlayersWhere,
@@ -442,10 +481,20 @@ class StatementCompiler:
         else:
             choosable = [p for p, t in self.voc.properties.items() if t == "number" or isinstance(t, list)]
             raise unknown("number or listed property", node.prop, node.pos, choosable)
-        return self.add(players.ChooseValue, text=node.text, values=values, other_than=other, name=node.bind)
+        where = self.cond(node.where) if node.where is not None else None
+        return self.add(
+            players.ChooseValue, text=node.text, values=values, other_than=other, name=node.bind, where=where
+        )
 
     def s_TurnOrder(self, node: ast.TurnOrder, optional: str) -> Effect:
-        words = {"leave": "leave the turn order", "join": "join the turn order", "next": "take the next turn"}
+        if node.action == "start?":
+            raise CompileError("write 'become the start player'", node.pos)
+        words = {
+            "leave": "leave the turn order",
+            "join": "join the turn order",
+            "next": "take the next turn",
+            "start": "become the start player",
+        }
         return self.add(players.TurnOrder, text=words[node.action], action=node.action)
 
     def _chosen(self, ref: ast.Ref) -> bool:
@@ -454,19 +503,31 @@ class StatementCompiler:
     def chosen_zone(self, ref: ast.Ref) -> v.ZoneExpr | None:
         """`the target's hand`: a chosen player's zone; None when the possessor is not a
         chosen player."""
+        zones = self.voc.zones
+        if ref.player is not None:  # `the player to your left's hand`
+            if ref.name in zones and zones[ref.name].per_player:
+                return players.SeatZone(ref.name, self.seat_of(ref.player))
+            raise unknown("zone", ref.name, ref.pos, [z for z, t in zones.items() if t.per_player])
         if not self._chosen(ref):
             return None
-        zones = self.voc.zones
         if ref.name in zones and zones[ref.name].per_player:
             return players.ChosenZone(ref.name, ref.possessor)
         raise unknown("zone", ref.name, ref.pos, [z for z, t in zones.items() if t.per_player])
 
     def chosen_number(self, ref: ast.Ref) -> v.NumExpr | None:
         """`the target's coins`, `the target's seat`, `the target's hand` (its size)."""
-        if not self._chosen(ref):
-            return None
         zones = self.voc.zones
         counter = self.voc.counter_words.get(ref.name)
+        if ref.player is not None:  # `the player to your left's coins`
+            who = self.seat_of(ref.player)
+            if counter is not None and self.voc.counters[counter].per_player:
+                return players.SeatCounter(counter, who)
+            if ref.name == "seat":
+                return players.SeatNumber(who)
+            if ref.name in zones and zones[ref.name].per_player:
+                return v.ZoneSize(players.SeatZone(ref.name, who))
+        elif not self._chosen(ref):
+            return None
         if counter is not None and self.voc.counters[counter].per_player:
             return players.ChosenCounter(counter, ref.possessor)
         if ref.name == "seat":
@@ -1105,6 +1166,7 @@ STATEMENTS: dict[type, StatementCompile] = {
     ast.ChooseKind: StatementCompiler.s_ChooseKind,
     ast.ChoosePlayer: StatementCompiler.s_ChoosePlayer,
     ast.ForChosen: StatementCompiler.s_ForChosen,
+    ast.ForPlayer: StatementCompiler.s_ForPlayer,
     ast.ForPlayersWhere: StatementCompiler.s_ForPlayersWhere,
     ast.ForPlayersAtOnce: StatementCompiler.s_ForPlayersAtOnce,
     ast.ChooseValue: StatementCompiler.s_ChooseValue,

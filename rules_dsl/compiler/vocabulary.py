@@ -41,6 +41,7 @@ class Vocabulary:
     windows: dict[str, str] = attrs.Factory(dict)
     quantities: dict[str, tuple[int | str, str]] = attrs.Factory(dict)  # name -> (start, meaning)
     slot_room: str = ""  # a quantity: each slot of a player's cards holds that many more tokens
+    rotation_word: str = ""  # what outputs call one turn of every seat ("" : the default)
     slot_room_loc: Loc | None = None
     ability_zone: tuple[str, str] = ("", "")  # (per-player zone, facing "" | up | down)
     ability_loc: Loc | None = None
@@ -146,6 +147,8 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                 voc.ability_loc = vloc
             elif key == "slot-room":
                 voc.slot_room, voc.slot_room_loc = str(value), vloc
+            elif key == "rotation-word":
+                voc.rotation_word = str(value)
             elif key == "draw":
                 if not hasattr(value, "get") or set(value) - {"from", "to"}:
                     problems.add(vloc, "draw must be {from: ZONE, to: ZONE}")
@@ -178,9 +181,9 @@ def add_to_groups(voc: Vocabulary, additions: list[tuple[str, str, Any, Loc]], p
         if key == "zone-groups":
             members = _group_members(value, loc, problems, group, voc.zone_groups.get(group, ()))
             for zone, _ in members:
-                if zone not in voc.zones or voc.zones[zone].per_player:
+                if zone not in voc.zones:
                     problems.add(
-                        loc, f"zone group {group!r}: {zone!r} is not a shared zone", suggestion=suggest(zone, voc.zones)
+                        loc, f"zone group {group!r}: {zone!r} is not a zone", suggestion=suggest(zone, voc.zones)
                     )
             voc.zone_groups[group] = voc.zone_groups.get(group, ()) + members
         else:
@@ -292,12 +295,22 @@ def _read_counters(voc: Vocabulary, value: Any, loc: Loc, problems: Problems) ->
         if per not in ("player", "game"):
             problems.add(value_loc(spec, "per", loc.file), "per must be 'player' or 'game'")
         start = spec.get("start", 0)
+        negative = spec.get("may-be-negative", False)
+        if not isinstance(negative, bool):
+            problems.add(value_loc(spec, "may-be-negative", loc.file), "may-be-negative must be true or false")
+            negative = False
+        if isinstance(start, int) and start < 0 and not negative:
+            problems.add(
+                value_loc(spec, "start", loc.file),
+                f"counter {name!r} starts below 0: only a counter with may-be-negative: true may",
+            )
         counter = CounterType(
             name=str(name),
             plural=str(spec.get("plural", name)),
             per_player=per == "player",
             start=int(start) if isinstance(start, int) else str(start),
             supply=str(spec.get("supply", "")),
+            may_be_negative=negative,
         )
         voc.counters[counter.name] = counter
         voc.counter_words[counter.name] = counter.name
@@ -360,8 +373,6 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
                 problems.add(
                     loc, f"zone group {g!r} names unknown zone {zname!r}", suggestion=suggest(zname, voc.zones)
                 )
-            elif voc.zones[zname].per_player:
-                problems.add(loc, f"zone group {g!r}: {zname!r} belongs to each player; groups hold shared zones")
     for c in voc.counters.values():
         if c.supply and (c.supply not in voc.counters or voc.counters[c.supply].per_player):
             problems.add(loc, f"counter {c.name!r}: its supply {c.supply!r} must be a counter with per: game")

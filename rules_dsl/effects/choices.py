@@ -202,11 +202,11 @@ class ChooseZone(Guard):
     optional: bool = False
     pass_label: str = "pass"
 
-    def _options(self, st: GameState) -> list[str]:
-        return [z for z in group_zones(st, self.zones) if st.zones[z]]
+    def _options(self, st: GameState, player: int) -> list[str]:
+        return [z for z in group_zones(st, self.zones, player) if st.zones[z]]
 
     def step(self, st: GameState, fr: Frame) -> None:
-        opts = self._options(st)
+        opts = self._options(st, fr.player)
         if not opts:
             st.failed = True
             st.frames.pop()
@@ -215,7 +215,7 @@ class ChooseZone(Guard):
             self.resume(st, fr, opts[0])
             return
         values: list[Any] = list(opts)
-        ids = list(opts)
+        ids = [o.partition(".")[0] for o in opts]  # "hand.0": your hand, offered as "hand"
         if self.optional:
             ids.append(self.pass_label)
             values.append("")
@@ -229,7 +229,7 @@ class ChooseZone(Guard):
         st.frames.pop()
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
-        return bool(self._options(st))
+        return bool(self._options(st, fr.player))
 
 
 class TokenChoice(Guard):

@@ -121,6 +121,54 @@ class ForChosen(Effect):
         push(st, self.body.eid, seat_of(st, self.name), fr.src, scope=True)
 
 
+@attrs.frozen
+class SeatOf:
+    """A player named by where they sit (`the player to your left`), as a seat. "Left" is
+    the next seat clockwise (seat + 1), "right" the one before (seat - 1); `the previous
+    player` is the nearest seat to the right that has not left the turn order (you, if
+    everyone else has); `the start player` is the seat whose turn opens each round."""
+
+    how: str  # "left" | "right" | "previous" | "start" | "named"
+    of: SeatOf | None  # whose left or right (None: you)
+    name: str = ""  # "named": the chosen player's bound name
+
+    def seat(self, st: GameState, fr: Frame) -> int:
+        how = self.how
+        if how == "named":
+            return seat_of(st, self.name)
+        if how == "start":
+            return st.first
+        base = fr.player if self.of is None else self.of.seat(st, fr)
+        n = st.players
+        if how == "left":
+            return (base + 1) % n
+        if how == "right":
+            return (base - 1) % n
+        for i in range(1, n):  # previous
+            p = (base - i) % n
+            if p not in st.out:
+                return p
+        return base
+
+
+@attrs.frozen(eq=False)
+class ForSeat(Effect):
+    """`for the player to your left: BODY`: the body with that player as 'you'; it fails
+    if the body does."""
+
+    eid: int
+    text: str
+    who: SeatOf
+    body: Effect
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        if fr.pc == 1:
+            st.frames.pop()
+            return
+        fr.pc = 1
+        push(st, self.body.eid, self.who.seat(st, fr), fr.src, scope=True)
+
+
 @attrs.frozen(eq=False)
 class ForPlayersWhere(Effect):
     """`for each player where C: BODY`: in turn from 'you' (the active player in rules
@@ -159,13 +207,31 @@ class ChooseValue(_ChooseOne, Effect):
     values: tuple[Any, ...]
     other_than: NumExpr | TextExpr | None
     name: str
+    where: Cond | None = None  # `where COND`: the values for which it holds, each bound as `name`
 
     def _options(self, st: GameState, fr: Frame) -> list[Any]:
+        if self.where is not None:
+            return self._where(st, fr)
         if self.other_than is None:
             return list(self.values)
         other = self.other_than
         skip = other.num(st, fr) if isinstance(other, NumExpr) else other.text(st, fr)
         return [v for v in self.values if v != skip]
+
+    def _where(self, st: GameState, fr: Frame) -> list[Any]:
+        """Each value tested with it bound as `the NAME`, in a scope of its own on top of the
+        running frames (popped again: nothing of it stays)."""
+        probe = push(st, fr.eid, fr.player, fr.src, scope=True)
+        assert probe.vars is not None
+        try:
+            out = []
+            for v in self.values:
+                probe.vars[self.name] = v
+                if self.where is not None and self.where.test(st, probe):
+                    out.append(v)
+            return out
+        finally:
+            st.frames.pop()
 
     def _label(self, value: Any) -> str:
         return str(value)
@@ -191,6 +257,8 @@ class TurnOrder(Effect):
         elif self.action == "join":
             if p in st.out:
                 st.out.remove(p)
+        elif self.action == "start":  # rounds now end at the seat before yours
+            st.first = p
         else:
             st.next_turns.append(p)
         return True
@@ -229,6 +297,38 @@ class ChosenSeat(NumExpr):
 
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         return (seat_of(st, self.player) - st.first) % st.players + 1
+
+
+@attrs.frozen
+class SeatZone(ZoneExpr):
+    """`the player to your left's hand`: that zone of a player named by where they sit."""
+
+    name: str
+    who: SeatOf
+
+    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
+        return f"{self.name}.{self.who.seat(st, fr)}"
+
+
+@attrs.frozen
+class SeatCounter(NumExpr):
+    """`the player to your left's coins`."""
+
+    counter: str
+    who: SeatOf
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return st.counters[self.counter][self.who.seat(st, fr)]
+
+
+@attrs.frozen
+class SeatNumber(NumExpr):
+    """`the previous player's seat`: 1 for the start player, as `your seat`."""
+
+    who: SeatOf
+
+    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
+        return (self.who.seat(st, fr) - st.first) % st.players + 1
 
 
 @attrs.frozen
@@ -323,7 +423,7 @@ class GroupZones(ZoneExpr):
         raise RulesError(f"'a {self.name}' names several zones; use it where cards are chosen or counted")
 
     def keys(self, st: GameState, fr: Frame, cand: int = -1) -> list[str]:
-        return group_zones(st, self.members)
+        return group_zones(st, self.members, fr.player)
 
 
 @attrs.frozen

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl import knowledge, rng
-from rules_dsl.effects.base import Effect, detach, move_card, refill_possible, take_top, watch
+from rules_dsl.effects.base import Effect, detach, lookup, move_card, refill_possible, take_top, watch
 from rules_dsl.effects.control import Guard
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, OneCard, Query, TextExpr, TopCard, ZoneExpr, seat_keys
 from rules_dsl.errors import RulesError
@@ -251,6 +251,7 @@ class Lose(Guard):
     counter: str
     must_pay: bool
     supply: str = ""  # `return`: the shared counter that gets back what was lost
+    floor: int = 0  # the lowest value: 0, or -MAX_VALUE for a counter that `may-be-negative`
     atomic = True
 
     def execute(self, st: GameState, fr: Frame) -> bool:
@@ -259,7 +260,7 @@ class Lose(Guard):
         have = values[fr.player]
         if self.must_pay and have < n:
             return False
-        values[fr.player] = max(0, have - n)
+        values[fr.player] = max(self.floor, have - n)
         if self.supply:
             st.shared[self.supply] += have - values[fr.player]
         watched = st.rules.watch_counters
@@ -269,6 +270,50 @@ class Lose(Guard):
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return not self.must_pay or st.counters[self.counter][fr.player] >= self.amount.num(st, fr)
+
+
+@attrs.frozen(eq=False)
+class ChangeShared(Guard):
+    """`gain 1 info`, `lose 1 fuse`, `pay 1 info`, `return 1 info` on a shared (`per: game`)
+    counter: as on a player's counter (`gain` takes from a supply, `lose` and `return` stop
+    at the floor, `pay` fails when short), but the one value everyone shares changes."""
+
+    changes = True
+
+    eid: int
+    text: str
+    amount: NumExpr
+    counter: str
+    verb: str  # gain | lose | pay | return
+    supply: str = ""  # `gain` takes from it, `return` gives back to it
+    floor: int = 0  # 0, or -MAX_VALUE for a counter that `may-be-negative`
+    atomic = True
+
+    def execute(self, st: GameState, fr: Frame) -> bool:
+        n = self.amount.num(st, fr)
+        shared = st.shared
+        have = shared[self.counter]
+        if self.verb == "gain":
+            if n <= 0:
+                return True
+            total = have + n
+            shared[self.counter] = total if total <= MAX_VALUE else bounded(total, self.text)
+            if self.supply:
+                shared[self.supply] = max(0, shared[self.supply] - n)
+        else:
+            n = max(0, n)
+            if self.verb == "pay" and have < n:
+                return False
+            shared[self.counter] = max(self.floor, have - n)
+            if self.supply and self.verb == "return":
+                shared[self.supply] += have - shared[self.counter]
+        watched = st.rules.watch_counters
+        if watched and (self.counter in watched or self.supply in watched):
+            watch(st)
+        return True
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return self.verb != "pay" or st.shared[self.counter] >= self.amount.num(st, fr)
 
 
 @attrs.frozen(eq=False)
@@ -287,6 +332,26 @@ class Mark(OnOneCard):
             st.card_to_change(card).marks = (*marks, self.name)
         elif not self.on and self.name in marks:
             st.card_to_change(card).marks = without(marks, self.name)
+
+
+@attrs.frozen(eq=False)
+class MarkValue(OnOneCard):
+    """`mark it as the hint`: the mark is the value bound as `name` (a chosen property value:
+    `red`, `3`), as a word."""
+
+    eid: int
+    text: str
+    card_expr: CardExpr
+    name: str
+    on: bool
+
+    def act(self, st: GameState, fr: Frame, card: int) -> None:
+        mark = str(lookup(st, self.name))
+        marks = st.cards[card].marks
+        if self.on and mark not in marks:
+            st.card_to_change(card).marks = (*marks, mark)
+        elif not self.on and mark in marks:
+            st.card_to_change(card).marks = without(marks, mark)
 
 
 @attrs.frozen(eq=False)

@@ -44,6 +44,14 @@ class GameLoop(Effect):
     deal_setup: int = -1
     deal_end: Cond | None = None
     deal_scoring: int = -1
+    # a co-operative game: every player wins when this holds at the end, else every player
+    # loses; the score is worked out once, with the start player as "you" (None: not co-operative)
+    coop_win: Cond | None = None
+    # triggers with their own `ends:` (trigger name -> after-round | after-turn | after-rotation);
+    # the others end as `after_turn` says. After a trigger that ends after a rotation fired,
+    # a trigger that ends after the turn still ends the game sooner (Hanabi's last fuse in the
+    # final round)
+    modes: tuple[tuple[str, str], ...] = ()
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -69,8 +77,28 @@ class GameLoop(Effect):
         """Trigger the end the moment a watched condition holds (not during the set-up of the
         game or of a deal); once triggered it stays triggered, whatever changes later in the turn."""
         if st.end_trigger or st.over or st.phase == "setup" or st.phase == "deal-setup":
+            if self.modes and st.end_trigger and not st.over and st.phase != "deal-setup":
+                self.sooner(st, frame(self.eid, st.active), self.watched)
             return
         self.test_triggers(st, frame(self.eid, st.active), self.watched)
+
+    def mode(self, trigger: str) -> str:
+        """How the game ends after `trigger` fired: after-round, after-turn or after-rotation."""
+        for name, mode in self.modes:
+            if name == trigger:
+                return mode
+        return "after-turn" if self.after_turn else "after-round"
+
+    def sooner(self, st: GameState, fr: Frame, triggers: tuple[tuple[str, Cond], ...]) -> None:
+        """While a game waits out the rotation a trigger gave it, a trigger that ends the game
+        after the turn and holds replaces it."""
+        if self.mode(st.end_trigger) != "after-rotation":
+            return
+        for name, cond in triggers:
+            if self.mode(name) == "after-turn" and cond.test(st, fr):
+                st.end_trigger = name
+                st.extra_rounds_left = 0
+                return
 
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1
@@ -111,7 +139,7 @@ class GameLoop(Effect):
         if fr.data == [DEAL_SCORED]:
             if not st.end_trigger:
                 self.test_triggers(st, fr)
-            if not (st.end_trigger and self.after_turn) and self.deal_setup >= 0:
+            if not (st.end_trigger and self.mode(st.end_trigger) == "after-turn") and self.deal_setup >= 0:
                 fr.data = [DEAL_SET_UP]
                 st.phase = "deal-setup"
                 push(st, self.deal_setup, st.active, -1, scope=True)
@@ -124,20 +152,38 @@ class GameLoop(Effect):
         for name, cond in self.triggers if triggers is None else triggers:
             if cond.test(st, fr):
                 st.end_trigger = name
-                st.extra_rounds_left = self.extra_rounds.num(st, fr)
+                if self.modes and self.mode(name) == "after-rotation":
+                    # the turns left: this one (counted down at its end), then one for each player
+                    st.extra_rounds_left = st.players + 1
+                else:
+                    st.extra_rounds_left = self.extra_rounds.num(st, fr)
                 break
 
     def next_turn(self, st: GameState, fr: Frame) -> None:
         """The rest of the end of a turn: the end triggers, the next player, the end of a round."""
         if not st.end_trigger:
             self.test_triggers(st, fr)
+        elif self.modes:
+            self.sooner(st, fr, self.triggers)
         if st.out or st.next_turns:
             last_seat = self.advance(st)
         else:
             last_seat = (st.active + 1) % st.players == st.first
             st.active = (st.active + 1) % st.players
         fr.pc = 0
-        if st.end_trigger and self.after_turn:
+        if st.end_trigger and self.modes:
+            mode = self.mode(st.end_trigger)
+            if mode == "after-rotation":  # the game ends when every player has had one more turn
+                if last_seat:
+                    st.round += 1
+                st.extra_rounds_left -= 1
+                if st.extra_rounds_left <= 0:
+                    self.finish(st, fr)
+                return
+            after_turn = mode == "after-turn"
+        else:
+            after_turn = self.after_turn
+        if st.end_trigger and after_turn:
             if last_seat:
                 st.round += 1
             self.finish(st, fr)
@@ -186,10 +232,17 @@ class GameLoop(Effect):
         """Each player's score, tie-break and score breakdown if the game ended now."""
         fr = Frame(self.eid, 0)
         scores, ties = [], []
+        if self.coop_win is not None:  # one shared score, everyone's
+            fr.player = st.first
+            shared = self.score.num(st, fr)
+            return [shared] * st.players, [0] * st.players, self._breakdown(st, fr)
         for p in range(st.players):
             fr.player = p
             scores.append(self.score.num(st, fr))
             ties.append(self.tiebreak.num(st, fr))
+        return scores, ties, self._breakdown(st, fr)
+
+    def _breakdown(self, st: GameState, fr: Frame) -> dict[str, list[int]]:
         breakdown = {}
         for name, expr in self.breakdown:
             parts = []
@@ -197,7 +250,13 @@ class GameLoop(Effect):
                 fr.player = p
                 parts.append(expr.num(st, fr))
             breakdown[name] = parts
-        return scores, ties, breakdown
+        return breakdown
+
+    def won_together(self, st: GameState) -> bool:
+        """Whether the players of a co-operative game win (its `win` condition, with the start
+        player as "you")."""
+        assert self.coop_win is not None
+        return self.coop_win.test(st, Frame(self.eid, st.first))
 
     def score_game(self, st: GameState, fr: Frame) -> None:
         st.phase = "over"
@@ -206,6 +265,9 @@ class GameLoop(Effect):
         st.scores = scores
         st.tiebreaks = ties
         st.breakdown.update(breakdown)
-        best = max(zip(scores, ties))
-        st.winners = [p for p in range(st.players) if (scores[p], ties[p]) == best]
+        if self.coop_win is not None:  # all win or all lose together
+            st.winners = list(range(st.players)) if self.won_together(st) else []
+        else:
+            best = max(zip(scores, ties))
+            st.winners = [p for p in range(st.players) if (scores[p], ties[p]) == best]
         st.frames.clear()

@@ -230,14 +230,20 @@ class CountSymbols(NumExpr):
         return total
 
 
-def group_zones(st: GameState, members: tuple[tuple[str, str], ...]) -> list[str]:
+# a zone group member written with this mark after its name is a per-player zone: the zone
+# of the player asking ("you"), compiler/statements.py `group`
+YOURS = "*"
+
+
+def group_zones(st: GameState, members: tuple[tuple[str, str], ...], player: int = -1) -> list[str]:
     """A zone group's zones in this game: a member with a condition is there when its
-    parameter is not 0 (a pile that only some variants use)."""
+    parameter is not 0 (a pile that only some variants use); a per-player member (`hand*`)
+    is `player`'s zone."""
     params = st.params
     zones = []
     for z, when in members:  # a loop, not a comprehension (a function call in Python 3.11): an end trigger's hot path
         if not when or params.get(when, 0):
-            zones.append(z)
+            zones.append(z if z[-1] != YOURS else f"{z[:-1]}.{player}")
     return zones
 
 
@@ -248,7 +254,8 @@ class CountEmpty(NumExpr):
     def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
         z = st.zones
         n = 0
-        for k in group_zones(st, self.zones):  # loops, not sum(...): no generator (an end trigger's hot path)
+        # loops, not sum(...): no generator (an end trigger's hot path)
+        for k in group_zones(st, self.zones, fr.player):
             if not z[k]:
                 n += 1
         return n

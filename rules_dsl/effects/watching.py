@@ -6,6 +6,8 @@ from __future__ import annotations
 import attrs
 
 from rules_dsl.effects.values import (
+    MAX_SEATS,
+    YOURS,
     AllOf,
     AnyOf,
     Arith,
@@ -48,7 +50,8 @@ def reads(expr: object) -> Reads | None:
         elif isinstance(e, ZoneSize) and isinstance(e.zone, PlayerZone):
             zones.update(e.zone.by_seat)
         elif isinstance(e, CountEmpty):
-            zones.update(z for z, _ in e.zones)
+            for z, _ in e.zones:  # a per-player member (`hand*`): every player's
+                zones.update([z] if z[-1] != YOURS else [f"{z[:-1]}.{i}" for i in range(MAX_SEATS)])
         elif isinstance(e, Arith | Compare | Multiply | Divide):
             todo += [e.left, e.right]
         elif isinstance(e, IsZero):

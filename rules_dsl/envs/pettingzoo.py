@@ -258,7 +258,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         st = self.game
         assert st is not None, "reset() first"
         seat = st.pending.player if st.pending is not None else st.active
-        text = render_observation(self.spec_.engine.observe(st, seat), seat)
+        text = render_observation(self.spec_.engine.observe(st, seat), seat, self.spec_.engine.rules.rotation_word)
         if st.pending is not None:
             cat = self.spec_.catalogue
             opts = ", ".join(f"{cat.index(o)}={o}" for o in st.pending.options)

@@ -236,6 +236,7 @@ COUNTER = Record(
         "plural": _f(Str(), "the plural word: gain 2 coins"),
         "start": _f(NUMBER_OR_PARAM, "the starting value"),
         "supply": _f(Str(), "a per-game counter that gaining takes from"),
+        "may-be-negative": _f(Bool(), "true: losing may take it below 0 (a penalty); else it stops at 0"),
     }
 )
 KIND = Record(
@@ -266,10 +267,14 @@ VOCABULARY = Record(
         "sections": _f(Seq(Str(pattern=VAR_PATTERN)), "section labels of card text, in capitals"),
         "counters": _f(Table(value=OneOf(options=(Nothing(), COUNTER))), "numbers kept per player or per game"),
         "zones": _f(Table(value=OneOf(options=(Nothing(), ZONE))), "places where cards lie"),
-        "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "named lists of shared zones"),
+        "zone-groups": _f(Table(value=Seq(ZONE_GROUP_MEMBER)), "named lists of zones (yours, for a per-player one)"),
         "wild-cards": _f(Seq(WILD_CARD), "cards that count as every symbol while a condition holds"),
         "draw": _f(Record(fields={"from": _f(Str()), "to": _f(Str())}), "what 'draw N cards' means"),
         "slot-room": _f(Str(), "a quantity: each slot of a card in a player's zones holds that many more tokens"),
+        "rotation-word": _f(
+            Str(),
+            "what outputs call one turn of every seat (default: round, or rotation in a game with deals)",
+        ),
         # the modding surface: what card abilities may hook (docs/modding.md#abilities-and-the-modding-surface)
         "abilities": _f(
             Record(fields={"zone": _f(Str(), required=True), "facing": _f(Str(enum=FACINGS))}),
@@ -305,6 +310,7 @@ VARIANT = Record(
 )
 PHASE = Record(fields={"phase": _f(Str(), "the phase's name", required=True), "text": _f(TEXT)})
 END_CHECKED = ("end-of-turn", "at-once")
+END_ENDS = ("after-round", "after-turn", "after-rotation")
 TRIGGER = Record(
     fields={
         "name": _f(Str(), required=True),
@@ -313,15 +319,22 @@ TRIGGER = Record(
             Str(enum=END_CHECKED),
             "end-of-turn (the default: after each turn) or at-once (the moment it holds, at any step)",
         ),
+        "ends": _f(
+            Str(enum=END_ENDS),
+            "when the game ends after this trigger, if not as the game-end's ends says; after-rotation: "
+            "when every player has had one more turn",
+        ),
     }
 )
-END_ENDS = ("after-round", "after-turn")
 GAME_END = Record(
     doc="When the game ends (docs/modding.md#end-of-game-and-scoring).",
     fields={
         "triggers": _f(Seq(TRIGGER), "conditions checked after each turn, or at once"),
         "extra-rounds": _f(NUMBER_OR_PARAM, "rounds played after the end is triggered"),
-        "ends": _f(Str(enum=END_ENDS), "after-round (equal turns, the default) or after-turn"),
+        "ends": _f(
+            Str(enum=END_ENDS),
+            "after-round (equal turns, the default), after-turn or after-rotation (one more turn for everyone)",
+        ),
         "final-turn": _f(CONDITION, "a player for whom this holds takes one more turn"),
         "turn-limit": _f(Int(minimum=0), "a safety net: the game ends after this many turns"),
     },
@@ -335,11 +348,17 @@ DEAL = Record(
         "scoring": _f(TEXT, "rules text run when a deal ends, before the game's end is checked"),
     },
 )
+COOPERATIVE = Record(
+    fields={"win": _f(CONDITION, "when every player wins together (else every player loses)", required=True)}
+)
 SCORING = Record(
     fields={
         "score": _f(EXPRESSION, "each player's score", required=False),
         "tiebreak": _f(EXPRESSION, "compared when scores are equal"),
         "breakdown": _f(Table(value=EXPRESSION), "named parts of the score, for reports"),
+        "co-operative": _f(
+            COOPERATIVE, "all players win or lose together; the score is shared (docs/modding.md#co-operative-games)"
+        ),
     }
 )
 

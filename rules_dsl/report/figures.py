@@ -19,6 +19,15 @@ def _interval(wins: Any, n: Any) -> tuple[Any, Any]:
     return np.minimum(low, rate), np.maximum(high, rate)
 
 
+def win_share(game: dict[str, Any]) -> float:
+    """What one winning seat of a game counts: a whole win in a co-operative game (the seats
+    won together), else a fraction when winners tie."""
+    winners = game["winners"]
+    if not winners:
+        return 0.0
+    return 1.0 if game.get("cooperative") else 1 / len(winners)
+
+
 def rate_rows(wins: dict[str, float], seen: dict[str, int]) -> list[dict[str, Any]]:
     """One row per label: n, wins, rate, and the 95% interval (shared wins count as fractions)."""
     labels = list(seen)
@@ -55,7 +64,7 @@ def compute(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> dict[s
     for g in games:
         n = g["players"]
         winners = g["winners"]
-        share = 1 / len(winners) if winners else 0.0
+        share = win_share(g)
         players_count[n] += 1
         packs[g["pack"]] += 1
         turns.append(g["turns"])
@@ -122,6 +131,7 @@ def compute(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> dict[s
             by_single[stat] = rate_rows(dict(with_wins[stat]), {c: seen[c] for c in labels})
     return {
         "games": len(games),
+        "cooperative": any(g.get("cooperative") for g in games),
         "packs": dict(packs),
         "players": dict(players_count),
         "by_seat": rate_rows(seat_wins, dict(sorted(seat_seen.items()))),
@@ -201,7 +211,7 @@ def pick_rates(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> lis
         if not (isinstance(offers, list) and isinstance(takes, list) and len(offers) == len(takes) == n):
             continue
         winners = g["winners"]
-        share = 1 / len(winners) if winners else 0.0
+        share = win_share(g)
         for seat in range(n):
             seen, took = offers[seat], takes[seat]
             if not (isinstance(seen, dict) and isinstance(took, dict)):
@@ -301,7 +311,7 @@ def _measures(games: list[dict[str, Any]]) -> dict[str, tuple[str, Any]]:
     triggers: Counter[str] = Counter()
     for g in games:
         n, winners = g["players"], g["winners"]
-        share = 1 / len(winners) if winners else 0.0
+        share = win_share(g)
         for seat, bot in enumerate(g["bots"]):
             won = share if seat in winners else 0.0
             bot_w[bot] += won

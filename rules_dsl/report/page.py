@@ -125,9 +125,15 @@ def _run(figs: dict[str, Any], images: list[tuple[str, str]], folder: Path, leve
     """One run's sections: what it holds, win rates, plots, cards, pick rates."""
     h = f"h{level}"
     packs = ", ".join(f"{k} ({v} games)" for k, v in figs["packs"].items())
+    shares = (
+        "The players of a co-operative game win or lose together: every seat of a game won together "
+        "counts a whole win, and a game lost together a loss for every seat."
+        if figs.get("cooperative")
+        else "A shared win counts as a fraction of a win."
+    )
     parts = [
         f"<p>{figs['games']} games of {html.escape(packs)}; mean length {figs['mean_turns']:.1f} turns. "
-        "A shared win counts as a fraction of a win. Intervals are 95% Wilson score intervals: where they "
+        f"{shares} Intervals are 95% Wilson score intervals: where they "
         "overlap, the difference may be noise.</p>",
     ]
     if figs.get("skipped_lines"):

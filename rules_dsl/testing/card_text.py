@@ -171,6 +171,7 @@ class _Grammar:
             _seq("for each", self.query(d), _opt(self.bind()), ":", b),
             _seq("for each", st.sampled_from(["player", "opponent"]), "where", c, ":", b),
             _seq("for the", self.name, ":", b),
+            _seq("for", self.seat(), ":", b),  # a player by where they sit
             _seq(st.sampled_from(["you", "they"]), self.name, ":", b),  # an event abilities may replace
         )
 
@@ -201,10 +202,13 @@ class _Grammar:
             # players as values: a chosen player (always named), a property's value, the turn order
             _seq("choose", self.chosen_player(), self.player_where(d), self.bind()),
             _seq("choose", art, self.prop, "value", _opt(_seq("other than", e)), _opt(self.bind())),
-            st.sampled_from(["leave the turn order", "join the turn order", "take the next turn"]),
+            _seq("choose", art, self.prop, "value where", self.cond(d), _opt(self.bind())),
+            st.sampled_from(
+                ["leave the turn order", "join the turn order", "take the next turn", "become the start player"]
+            ),
             _seq("let", self.var, "be", e),
             _seq("set", self.var, "to", e),
-            _seq(st.sampled_from(["mark", "unmark"]), cref, "as", name),
+            _seq(st.sampled_from(["mark", "unmark"]), cref, "as", _opt("the"), name),
             _seq("clear all", name, "marks"),
             _seq("peek at", cref),
             _seq("do", self.section_ref()),
@@ -281,7 +285,22 @@ class _Grammar:
             st.tuples(self.name, n).map(lambda t: f"the {t[0]}'s {t[1]}"),
             n.map(lambda x: f"this card's {x}"),
             st.tuples(st.sampled_from(["the", "an"]), players, n).map(lambda t: f"{t[0]} {t[1]}'s {t[2]}"),
+            st.tuples(self.seat(), n).map(lambda t: f"{t[0]}'s {t[1]}"),
         )
+
+    @cache  # noqa: B019
+    def seat(self) -> Text:
+        """`the player to your left`, `the player to the right of the target` (nested now and
+        then), `the previous player`, `the start player`; now and then `opponent`, refused."""
+        word = st.sampled_from(["player", "player", "opponent"])
+        side = st.sampled_from(["left", "right"])
+        simple = st.one_of(
+            st.tuples(word, side).map(lambda t: f"the {t[0]} to your {t[1]}"),
+            word.map(lambda w: f"the previous {w}"),
+            word.map(lambda w: f"the start {w}"),
+        )
+        of = st.one_of(self.name.map(lambda n: f"the {n}"), simple)
+        return st.one_of(simple, st.tuples(word, side, of).map(lambda t: f"the {t[0]} to the {t[1]} of {t[2]}"))
 
     def section_ref(self) -> Text:
         return st.one_of(
