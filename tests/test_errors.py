@@ -103,7 +103,7 @@ def test_dsl_syntax_error(pack_copy: PackCopy) -> None:
     p = only_problem(folder)
     line, col = position(folder, "roles.yaml", "      ACTION: draw 2 cards (", "(")
     assert_problem(p, file=folder / "roles.yaml", at=(line, col), message="unexpected word '('", card="survey")
-    assert "';'" in p.expected and "')'" in p.expected
+    assert "';' and the next statement" in p.expected and "')' closing the '('" not in p.expected  # no '(' is open
     assert "expected one of: " in p.render()
 
 
@@ -147,14 +147,14 @@ def test_missing_heading_colon_says_so(pack_copy: PackCopy) -> None:
     folder = pack_copy(("techs.yaml", old, old.replace(":", "", 1)))
     p = only_problem(folder)
     assert p.message == "missing ':' before the word 'note'"
-    assert p.expected == ["':'"]
+    assert p.expected == ["':' ending the heading"]
 
 
 def test_unclosed_parenthesis_says_so() -> None:
     with pytest.raises(DslSyntaxError) as info:
         parse("ACTION: (draw 1 card; gain 1 fighter")
     assert info.value.message == "missing ')': unexpected end of text"
-    assert info.value.expected == ["')'"]
+    assert info.value.expected == ["')' closing the '('"]
 
 
 def test_expected_words_are_a_modders_words() -> None:
@@ -166,12 +166,43 @@ def test_expected_words_are_a_modders_words() -> None:
         word = words.expected([terminal.name])[0]
         assert "_" not in word and word != terminal.name.lower() or word in words.keywords, (terminal.name, word)
     assert words.expected(["WHEN"]) == ["WHEN or WHENEVER"]
-    assert words.expected(["WHILE", "__never"]) == ["WHILE", "__never"]  # unknown names show as given
+    assert words.expected(["WHILE", "__never"]) == ["__never", "WHILE"]  # unknown names show as given
     with pytest.raises(DslSyntaxError) as info:
         parse("ACTION draw 1 card")
     expected = info.value.expected
-    assert "WHEN or WHENEVER" in expected and "WHILE" in expected and "a section label such as ACTION:" in expected
+    assert (
+        "another section (a section label such as ACTION:, WHEN, WHILE, DURING, ONCE, MAY, INSTEAD or PREVENT)"
+        in expected
+    )
     assert not any(w.startswith("__") or w.isupper() and "_" in w for w in expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # after a statement: what each mark or joining word would start, never a bare `')'`
+        # (no '(' is open) or `using`; the headings of another section as one item
+        (
+            "ACTION: attack 1 planet gain",
+            [
+                "';' and the next statement",
+                "OR and another choice",
+                "otherwise and what happens if not",
+                "using and the procedure's inputs",
+                "another section (a section label such as ACTION:, WHEN, WHILE, DURING, ONCE, MAY, INSTEAD or PREVENT)",
+            ],
+        ),
+        # inside a '(' the ')' closes it
+        ("ACTION: (draw 1 card 2", ["';' and the next statement", "')' closing the '('"]),
+        # arithmetic is one item
+        ("ACTION: gain (2 fighters", ["')' closing the '('", "plus or minus and a number"]),
+    ],
+)
+def test_expectations_are_said_in_words(text: str, expected: list[str]) -> None:
+    with pytest.raises(DslSyntaxError) as info:
+        parse(text)
+    assert info.value.expected[: len(expected)] == expected, info.value.expected
+    assert not {"')'", "';'", "minus", "using"} & set(info.value.expected)
 
 
 def test_misspelled_verb_suggests_the_known_one(pack_copy: PackCopy) -> None:
