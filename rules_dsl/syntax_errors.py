@@ -45,7 +45,16 @@ _PHRASES = {
 }
 _ARITHMETIC = ("plus", "minus", "times", "divided")
 # words that start another section or ability of the card: one phrase, listed last
-_HEADINGS = ("a section label such as ACTION:", "WHEN or WHENEVER", "WHILE", "DURING", "ONCE", "MAY", "INSTEAD", "PREVENT")
+_HEADINGS = (
+    "a section label such as ACTION:",
+    "WHEN or WHENEVER",
+    "WHILE",
+    "DURING",
+    "ONCE",
+    "MAY",
+    "INSTEAD",
+    "PREVENT",
+)
 _ALTERNATIVES = re.compile(r"\(\?:((?:[A-Za-z\\-]+\|)*[A-Za-z\\-]+)\)")
 
 
@@ -118,6 +127,12 @@ class Describer:
             if close:
                 return close[0]
         return ""
+
+
+def outside_cards(expected: list[str]) -> list[str]:
+    """`expected` for rules text (phases, procedures, set-up): sections and abilities belong
+    on cards, so another section's headings are not offered."""
+    return [e for e in expected if e not in _HEADINGS and not e.startswith("another section (")]
 
 
 @lru_cache(maxsize=4)
