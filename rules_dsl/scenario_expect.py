@@ -129,7 +129,7 @@ def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
         value = value["in-order"]
     if not isinstance(value, list):
         raise ScenarioError(f"{where}: expected a list of cards")
-    out = []
+    out: list[dict[str, Any]] = []
     for entry in value:
         copies = _COPIES.fullmatch(entry) if isinstance(entry, str) else None
         if copies is not None:  # "3 x survey": three copies, as a 29-card trash is written
