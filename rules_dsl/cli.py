@@ -227,7 +227,7 @@ def cmd_playthrough(args: argparse.Namespace) -> int:
     if args.narrate:
         sys.stdout.write(narrated(engine, args.players, args.seed, variants, random_chooser(args.seed)))
         return 0
-    text = transcript(engine, args.players, args.seed, variants, random_chooser(args.seed), "random playthrough")
+    text = transcript(engine, args.players, args.seed, variants, random_chooser(args.seed), "random playthrough", True)
     sys.stdout.write(terminal.printable(text))
     return 0
 

@@ -46,6 +46,51 @@ if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
+
+# What may be written where the cursor is, from the text before it on its line: a YAML key
+# at the start of a line, a zone after `in`, a card id after `copy of`, a moment after
+# `WHEN you` (or `INSTEAD OF` / `PREVENT`), else any word the packs declare.
+_CONTEXTS = (
+    (re.compile(r"^\s*(?:- )?$"), "key"),
+    (re.compile(r"\bcop(?:y|ies) of\s+$"), "card"),
+    (re.compile(r"\b(?:WHEN(?:EVER)?|INSTEAD OF|PREVENT)\s+(?:you|(?:a|an|each|any)\s+\S+)\s+$"), "moment"),
+    (re.compile(r"\bin\s+(?:(?:your|the|their|its|a|an|each)\s+)?$"), "zone"),
+)
+# the completion item kind (lsprotocol's CompletionItemKind name) of each sort of word
+ITEM_KINDS = {
+    "key": "Field",
+    "zone": "Folder",
+    "card": "Value",
+    "moment": "Event",
+    "window": "Event",
+    "counter": "Variable",
+    "quantity": "Variable",
+    "kind": "Class",
+    "symbol": "EnumMember",
+    "token": "EnumMember",
+    "property": "Property",
+    "section": "Keyword",
+}
+
+
+def completion_context(before: str) -> str:
+    """The sort of word wanted after `before` (the line up to the word being typed): one of
+    key, card, moment, zone, or "" for any declared word."""
+    for pattern, sort in _CONTEXTS:
+        if pattern.search(before):
+            return sort
+    return ""
+
+
+def yaml_keys(before: str) -> dict[str, str]:
+    """The keys a pack file may have here: at the top level the file's parts, indented the
+    fields of a card (a pack's own properties come from its words)."""
+    from rules_dsl.packs import shape
+
+    record = shape.PACK_FILE if not before.strip(" -") and not before.startswith((" ", "-")) else shape.CARD
+    return {name: f.doc or "key" for name, f in record.fields.items()}
+
+
 SURROGATE = re.compile(r"[\ud800-\udfff]")  # json.loads joins pairs: any left is alone
 BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
@@ -137,6 +182,15 @@ class Words:
 class Checked:
     problems: list[PackProblem]
     words: Words
+    compiled: bool = False  # the packs compiled: words.cards holds every card
+
+
+def keep_last_good(previous: Words | None, result: Checked) -> Words:
+    """The words to answer with after a check: while the pack does not compile, the cards
+    of the last compile that did (hover is wanted most while fixing an error)."""
+    if result.compiled or previous is None:
+        return result.words
+    return Words({**previous.words, **result.words.words}, previous.cards)
 
 
 def copy_pack(folder: Path, copy: Path) -> list[str]:
@@ -277,7 +331,7 @@ def check(folder: Path, edited: dict[Path, str]) -> Checked:
                 words.words.setdefault(ct.id, f"card: {ct.name}")
                 lines = render(attrs.evolve(view(rules, ct, game), compiled={}))
                 words.cards[ct.id] = lines
-        return Checked(problems, words)
+        return Checked(problems, words, rules is not None)
 
 
 def tell(server: Any, text: str, error: bool = True) -> None:
@@ -348,7 +402,7 @@ def build_server() -> LanguageServer:
             if doc_path is not None and doc_path.is_relative_to(folder):
                 edited[doc_path] = doc.source
         result = check(folder, edited)
-        known[folder] = result.words
+        known[folder] = keep_last_good(known.get(folder), result)
         by_file: dict[str, list[Any]] = {}
         for p in result.problems:
             by_file.setdefault(str(Path(p.file).resolve()), []).append(diagnostic(p))
@@ -402,9 +456,27 @@ def build_server() -> LanguageServer:
     def completion(ls: Any, params: Any) -> Any:
         words = words_for(params.text_document.uri)
         typed = word_at(params.text_document.uri, params.position, whole=False)
+        doc = server.workspace.text_documents.get(unquote(params.text_document.uri))
+        lines = doc.source.splitlines() if doc is not None else []
+        line = lines[params.position.line] if 0 <= params.position.line < len(lines) else ""
+        before = line[: max(0, params.position.character - len(typed))]
+        wanted = completion_context(before)
+        if wanted == "key":
+            keys = yaml_keys(before)
+            if before.startswith((" ", "-")):  # a card's own properties too
+                keys |= {w: what for w, what in words.words.items() if what.split(":")[0] == "property"}
+            offered = [(key, "key", what) for key, what in keys.items()]
+        else:
+            offered = [
+                (word, what.split(":")[0], what)
+                for word, what in words.words.items()
+                if not wanted or what.split(":")[0] == wanted
+            ]
         items = [
-            types.CompletionItem(label=word, detail=what, kind=types.CompletionItemKind.Keyword)
-            for word, what in sorted(words.words.items())
+            types.CompletionItem(
+                label=word, detail=what, kind=getattr(types.CompletionItemKind, ITEM_KINDS.get(sort, "Keyword"))
+            )
+            for word, sort, what in sorted(offered)
             if word.startswith(typed) or not typed
         ]
         return types.CompletionList(is_incomplete=False, items=items)

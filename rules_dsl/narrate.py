@@ -274,6 +274,13 @@ class Narrator:
             else:
                 dst = self._zone(after.cards[card].loc, after)
             moves.setdefault((self._zone(before.cards[card].loc, before), dst), []).append(self._name(card))
+        # a card this seat cannot identify, tucked under a card or taken from under one: which
+        # card is not told, but that a card went there is (where a card lies is public)
+        for card, cs in enumerate(after.cards):
+            src = before.cards[card].loc if card < len(before.cards) else ""
+            if src == cs.loc or card in new.where or card in old.where or not (src[:1] == "^" or cs.loc[:1] == "^"):
+                continue
+            moves.setdefault((self._zone(src, before), self._zone(cs.loc, after)), []).append("a card")
         for (src, dst), names in moves.items():
             out.append(f"  {', '.join(names)}: {src} -> {dst}")
         for key, count in new.counts.items():

@@ -73,6 +73,7 @@ POSITION_KEYS = {
     "shared",
     "zones",
     "players",
+    "complete",
 }
 MAX_FILE_BYTES = 1_000_000  # as for a pack file: a scenario is read whole
 MAX_SEEDS = 1000  # `seeds: 1..N`: each seed replays the whole scenario
@@ -225,10 +226,11 @@ def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[A
             # laid out on the game as set-up leaves it, before the first turn starts
             st = engine.set_up(players, seed, _variants(data.get("variants")))
             with tracing(st, trace):
-                set_position(engine, st, data["position"], data.get("unused"))
+                note = set_position(engine, st, data["position"], data.get("unused"))
         else:
             st = engine.new_game(players, seed, _variants(data.get("variants")))
-        checks.append(Check("set up the position", True))
+            note = ""
+        checks.append(Check("set up the position", True, note))
         for i, step in enumerate(decisions):
             if isinstance(step, dict) and set(step) == {"choose"}:
                 option = chosen_option(engine, st, step["choose"], f"decision {i + 1}")
@@ -295,9 +297,16 @@ def random_continuations(engine: Engine, start: GameState, games: int, seed: int
 # ---- building a position -------------------------------------------------------------
 
 
-def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
+def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> str:
+    """Lay the position out; returns what it took from zones it does not list, in words
+    (or "" when nothing), which the report shows. `complete: true` makes such a take an
+    error: the position then states every card it uses."""
     rules = engine.rules
     pos = check_keys(pos, POSITION_KEYS, "position")
+    complete = pos.get("complete", False)
+    if not isinstance(complete, bool):
+        raise ScenarioError("position: complete is true or false")
+    taken: dict[tuple[str, str], int] = {}  # (card id, unlisted zone) -> copies taken
     wanted: dict[str, list[dict[str, Any]]] = {}
     for name, value in mapping(pos.get("zones"), "position: zones", "{supply: [a, b]}").items():
         wanted[zone_key(engine, name, None)] = card_entries(value, f"zone {name}")
@@ -336,7 +345,13 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         for key in unlisted:
             for c in st.zones[key]:
                 if st.cards[c].type == t and not st.cards[c].under:
+                    if complete:
+                        raise ScenarioError(
+                            f"position: {card_id!r} is not in the zones the position lists (a copy is in "
+                            f"{key!r}); with 'complete: true' list the zone it comes from, or drop 'complete'"
+                        )
                     st.zones[key].remove(c)
+                    taken[(card_id, key)] = taken.get((card_id, key), 0) + 1
                     return c
         raise ScenarioError(f"not enough copies of {card_id!r} for this position")
 
@@ -361,6 +376,11 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
         for c in placed:
             st.card_to_change(c).loc = key
         st.zones[key] = placed
+    note = ""
+    if taken:
+        note = "taken from zones the position does not list: " + ", ".join(
+            f"{card} x{n} from {key}" for (card, key), n in taken.items()
+        )
     if pool:
         if not unused:
             raise ScenarioError(
@@ -369,6 +389,7 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
                 + "; say where they go with 'unused: ZONE'"
             )
         ukey = zone_key(engine, unused, None)
+        note += ("; " if note else "") + f"put in {unused}: " + left_over(engine, st, pool)
         for c in pool:
             cs = st.card_to_change(c)
             cs.loc = ukey
@@ -414,6 +435,7 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> None:
     if problems:
         raise ScenarioError("the position is inconsistent: " + "; ".join(problems[:3]))
     run(rules, st)
+    return note
 
 
 def _set_end(engine: Engine, st: GameState, pos: dict[str, Any]) -> None:

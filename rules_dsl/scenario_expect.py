@@ -6,6 +6,7 @@ found); a mistake in the expectation itself raises `ScenarioError`.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -117,6 +118,10 @@ def zone_key(engine: Engine, name: Any, seat: int | None) -> str:
     return zt.key(seat if seat is not None else 0)
 
 
+_COPIES = re.compile(r"([0-9]{1,6}) *x +(\S+)")
+MAX_COPIES_SHORTHAND = 10_000
+
+
 def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
     """A list of cards (ids or {card:, face:, under:, tokens:, marks:, peeked-by:} mappings)
     as mappings."""
@@ -124,9 +129,15 @@ def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
         value = value["in-order"]
     if not isinstance(value, list):
         raise ScenarioError(f"{where}: expected a list of cards")
-    out = []
+    out: list[dict[str, Any]] = []
     for entry in value:
-        if isinstance(entry, str):
+        copies = _COPIES.fullmatch(entry) if isinstance(entry, str) else None
+        if copies is not None:  # "3 x survey": three copies, as a 29-card trash is written
+            n = int(copies.group(1))
+            if not 1 <= n <= MAX_COPIES_SHORTHAND:
+                raise ScenarioError(f"{where}: {entry!r}: from 1 to {MAX_COPIES_SHORTHAND} copies")
+            out.extend({"card": copies.group(2)} for _ in range(n))
+        elif isinstance(entry, str):
             out.append({"card": entry})
         elif isinstance(entry, dict):
             check_keys(entry, CARD_KEYS, f"a card of {where}")

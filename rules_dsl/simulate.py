@@ -299,9 +299,12 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     for g in games:
         for name, part in g["breakdown"].items():
             parts.setdefault(name, []).extend(part)
-    total_points = sum(all_scores) or 1
     if any(g.get("cooperative") for g in games):
         return _coop_summary(games, seconds, parts)
+    # a part's share of all points scored: none when no points were scored (every score 0) or
+    # a part takes points away (penalties), where a share over 100% or below 0 would mislead
+    total_points = sum(all_scores)
+    shares = total_points > 0 and all(sum(p) >= 0 for p in parts.values())
     return {
         "games": n,
         "mean_turns": sum(g["turns"] for g in games) / n,
@@ -316,7 +319,10 @@ def summary(games: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
         "end_triggers": dict(Counter(g["end_trigger"] or "(none)" for g in games).most_common()),
         "seat_orders": dict(sorted(Counter(",".join(g["bots"]) for g in games).items())),
         "rotated": any(g.get("rotate_seats") for g in games),
-        "score_parts": {name: {"mean": sum(p) / len(p), "share": sum(p) / total_points} for name, p in parts.items()},
+        "score_parts": {
+            name: {"mean": sum(p) / len(p), "share": sum(p) / total_points if shares else None}
+            for name, p in parts.items()
+        },
         "seconds": seconds,
         "games_per_second": n / seconds if seconds > 0 else None,
     }
@@ -410,7 +416,8 @@ def summary_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
     for name, count in data["end_triggers"].items():
         rows.append((f"ended by: {name}", f"{count} ({100 * count / n:.1f}%)"))
     for name, part in data["score_parts"].items():
-        rows.append((f"score from {name}", f"{part['mean']:.2f} per player ({100 * part['share']:.1f}%)"))
+        share = "" if part["share"] is None else f" ({100 * part['share']:.1f}%)"
+        rows.append((f"score from {name}", f"{part['mean']:.2f} per player{share}"))
     if data["games_per_second"]:
         rows.append(("games per second", f"{data['games_per_second']:.1f}"))
     return rows

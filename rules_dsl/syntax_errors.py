@@ -30,6 +30,31 @@ _NAMED = {
     "$END": "end of text",
 }
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
+
+# What a punctuation mark or a joining word would start, said in words (a bare `')'` or
+# `using` in a list tells a modder nothing); they come first, as the likeliest continuations.
+_PHRASES = {
+    "';'": "';' and the next statement",
+    "')'": "')' closing the '('",
+    "'('": "'(' opening a group",
+    "':'": "':' ending the heading",
+    "','": "',' and the next item",
+    "OR": "OR and another choice",
+    "otherwise": "otherwise and what happens if not",
+    "using": "using and the procedure's inputs",
+}
+_ARITHMETIC = ("plus", "minus", "times", "divided")
+# words that start another section or ability of the card: one phrase, listed last
+_HEADINGS = (
+    "a section label such as ACTION:",
+    "WHEN or WHENEVER",
+    "WHILE",
+    "DURING",
+    "ONCE",
+    "MAY",
+    "INSTEAD",
+    "PREVENT",
+)
 _ALTERNATIVES = re.compile(r"\(\?:((?:[A-Za-z\\-]+\|)*[A-Za-z\\-]+)\)")
 
 
@@ -62,8 +87,28 @@ class Describer:
             keywords.update(a for a in alts if _WORD.fullmatch(a))
         self.keywords = frozenset(keywords)
 
-    def expected(self, terminals: Iterable[str]) -> list[str]:
-        return sorted({self.words.get(t, t.lower()) for t in terminals})
+    def expected(self, terminals: Iterable[str], before: str | None = None) -> list[str]:
+        """What may come here, in words: punctuation and joining words say what they start,
+        arithmetic is one item, and the headings of another section are one item, last.
+        With the text `before` the place, a ')' is offered only when a '(' is open."""
+        words = {self.words.get(t, t.lower()) for t in terminals}
+        if before is not None and before.count("(") <= before.count(")"):
+            words.discard("')'")
+        first = [_PHRASES[w] for w in _PHRASES if w in words]
+        if "plus" in words or "minus" in words:
+            present = [w for w in _ARITHMETIC if w in words]
+            joined = " or ".join([", ".join(present[:-1]), present[-1]] if len(present) > 1 else present)
+            first.append(f"{joined} and a number")
+            words -= set(_ARITHMETIC)
+        headings = [h.split(" or ")[0] for h in _HEADINGS if h in words]
+        rest = sorted(words - set(_PHRASES) - set(_HEADINGS))
+        end = ["end of text"] if "end of text" in rest else []
+        rest = [w for w in rest if w != "end of text"]
+        if len(headings) > 1:
+            last = ["another section (" + ", ".join(headings[:-1]) + " or " + headings[-1] + ")"]
+        else:
+            last = [h for h in _HEADINGS if h in words]
+        return first + rest + last + end
 
     def keywords_of(self, terminals: Iterable[str]) -> list[str]:
         out: set[str] = set()
@@ -82,6 +127,12 @@ class Describer:
             if close:
                 return close[0]
         return ""
+
+
+def outside_cards(expected: list[str]) -> list[str]:
+    """`expected` for rules text (phases, procedures, set-up): sections and abilities belong
+    on cards, so another section's headings are not offered."""
+    return [e for e in expected if e not in _HEADINGS and not e.startswith("another section (")]
 
 
 @lru_cache(maxsize=4)
@@ -140,7 +191,7 @@ def from_lark(exc: lark.exceptions.LarkError, text: str, parser: lark.Lark) -> D
     words = describer(parser)
     if isinstance(exc, lark.exceptions.UnexpectedCharacters):
         pos = exc.pos_in_stream or 0
-        expected = words.expected(exc.allowed or ())
+        expected = words.expected(exc.allowed or (), text[:pos])
         start, word = _word_at(text, pos)
         keyword = words.close_keyword(word, words.keywords_of(exc.allowed or ())) if word else ""
         if keyword:
@@ -150,16 +201,16 @@ def from_lark(exc: lark.exceptions.LarkError, text: str, parser: lark.Lark) -> D
         return _unexpected_token(exc, text, words)
     if isinstance(exc, lark.exceptions.UnexpectedEOF):
         line, col = _line_col(text, len(text))
-        return DslSyntaxError("unexpected end of text", line, col, expected=words.expected(exc.expected))
+        return DslSyntaxError("unexpected end of text", line, col, expected=words.expected(exc.expected, text))
     raise exc
 
 
 def _unexpected_token(exc: lark.exceptions.UnexpectedToken, text: str, words: Describer) -> DslSyntaxError:
     tok = exc.token
     terminals = set(exc.expected)
-    expected = words.expected(terminals)
     at_end = tok.type == "$END"
     pos = len(text.rstrip()) if at_end or tok.start_pos is None else tok.start_pos
+    expected = words.expected(terminals, text[:pos])
     line, col = _line_col(text, pos)
     what = "end of text" if at_end else f"word {str(tok)!r}"
 
@@ -180,6 +231,6 @@ def _unexpected_token(exc: lark.exceptions.UnexpectedToken, text: str, words: De
             return error(f"missing ':' after the section label {str(tok)!r}", f"write '{tok}:'")
     if "COLON" in terminals and len(terminals) <= 3:
         return error(f"missing ':' before the {what}", "a heading such as 'WHEN you trade' ends with ':'")
-    if expected == ["')'"]:
+    if terminals == {"RPAR"}:
         return error(f"missing ')': unexpected {what}", "a '(' is not closed")
     return error(f"unexpected {what}")

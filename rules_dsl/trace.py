@@ -6,6 +6,7 @@ give the same transcript again, so any change to the rules' behaviour shows up a
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -16,38 +17,51 @@ from rules_dsl.state import GameState
 CHOICE = re.compile(r"^\s+-> (.*)$")
 
 
-def describe_state(engine: Engine, st: GameState) -> list[str]:
+def describe_state(engine: Engine, st: GameState, shared_zones: bool = False) -> list[str]:
+    """Counters and each player's zones (the draw pile as a count); with `shared_zones`,
+    the shared zones too (hidden ones as a count). Golden transcripts keep the players' only."""
     rules = engine.rules
     lines = []
     counters = ", ".join(f"{k} {v}" for k, v in st.counters.items())
     shared = ", ".join(f"{k} {v}" for k, v in st.shared.items())
     lines.append(f"  counters: {counters}; {shared}")
+    if shared_zones:
+        parts = [
+            _zone_part(engine, st, name, st.zones[zt.key(0)], zt.visibility == "hidden", runs=True)
+            for name, zt in rules.zones.items()
+            if not zt.per_player and st.zones[zt.key(0)]
+        ]
+        lines.append("  shared: " + "; ".join(parts))
     for p in range(st.players):
-        parts = []
-        for name, zt in rules.zones.items():
-            if not zt.per_player:
-                continue
-            cards = st.zones[zt.key(p)]
-            if not cards:
-                continue
-            if name in (rules.draw_from,):
-                parts.append(f"{name} {len(cards)}")
-                continue
-            shown = []
-            for c in cards:
-                cs = st.cards[c]
-                label = rules.cards[cs.type].id
-                extra = []
-                if not cs.up:
-                    extra.append("down")
-                if cs.under:
-                    extra.append(f"{len(cs.under)} under")
-                if cs.tokens:
-                    extra.append("+".join(cs.tokens))
-                shown.append(label + (f"({', '.join(extra)})" if extra else ""))
-            parts.append(f"{name}: {' '.join(shown)}")
+        parts = [
+            _zone_part(engine, st, name, st.zones[zt.key(p)], name == rules.draw_from)
+            for name, zt in rules.zones.items()
+            if zt.per_player and st.zones[zt.key(p)]
+        ]
         lines.append(f"  player {p + 1}: " + "; ".join(parts))
     return lines
+
+
+def _zone_part(engine: Engine, st: GameState, name: str, cards: list[int], counted: bool, runs: bool = False) -> str:
+    """`runs`: a run of the same card as `label xN` (a stack of 16 role cards)."""
+    if counted:
+        return f"{name} {len(cards)}"
+    shown = []
+    for c in cards:
+        cs = st.cards[c]
+        label = engine.rules.cards[cs.type].id
+        extra = []
+        if not cs.up:
+            extra.append("down")
+        if cs.under:
+            extra.append(f"{len(cs.under)} under")
+        if cs.tokens:
+            extra.append("+".join(cs.tokens))
+        shown.append(label + (f"({', '.join(extra)})" if extra else ""))
+    if runs:
+        groups = [(label, len(list(same))) for label, same in itertools.groupby(shown)]
+        shown = [label if n == 1 else f"{label} x{n}" for label, n in groups]
+    return f"{name}: {' '.join(shown)}"
 
 
 def transcript(
@@ -57,13 +71,15 @@ def transcript(
     variants: list[str] | None,
     choose: Callable[[GameState], str],
     header: str = "",
+    shared_zones: bool = False,
 ) -> str:
+    """`shared_zones`: show the shared zones too (playthrough; golden transcripts do not)."""
     st = engine.new_game(players, seed, variants)
     out = [
         f"# {header or 'playthrough'}",
         f"# packs: {', '.join(st.packs)}; players: {players}; seed: {seed}; variants: {', '.join(st.variants) or '-'}",
         "after set-up:",
-        *describe_state(engine, st),
+        *describe_state(engine, st, shared_zones),
     ]
     turn = -1
     while st.pending is not None:
@@ -77,7 +93,7 @@ def transcript(
         out.append(f"    -> {option}")
         engine.apply(st, option)
         if st.turn != turn:
-            out.extend(describe_state(engine, st))
+            out.extend(describe_state(engine, st, shared_zones))
     out.append(f"game over after {st.turn} turns: {st.end_trigger or 'no trigger'}")
     out.append(
         "scores: "

@@ -74,8 +74,11 @@ def test_a_broken_pack_is_caught_with_a_short_reproduction(name: str, tmp_path: 
 
 def test_a_game_with_no_end_is_caught(tmp_path: Path) -> None:
     paths = [str(ROOT / "cards"), str(BROKEN / "no-end")]
-    failure = check(broken_engine("no-end"), paths, games=3, max_decisions=30)
+    outcome = run_check(broken_engine("no-end"), paths, CheckOptions(games=3, players=(2,), seed=3, max_decisions=30))
+    failure = outcome.failure
     assert failure is not None
+    # the first game fails: the summary still counts it and its decisions (not "games 0 decisions 0")
+    assert (outcome.stats.games, outcome.stats.decisions) == (1, 30)
     assert failure.invariant == properties.ENDS
     assert len(failure.log) == 30
     written = write_scenario(failure, ",".join(paths), paths, set(), tmp_path / "no-end.yaml")

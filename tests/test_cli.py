@@ -214,7 +214,11 @@ def test_module_entry_point() -> None:
 def test_playthrough_prints_the_transcript(engine: Engine, capsys: Capsys) -> None:
     code, out, _ = run(capsys, "playthrough", "--players", "2", "--seed", "9")
     assert code == 0
-    assert out == transcript(engine, 2, 9, None, random_chooser(9), "random playthrough")
+    assert out == transcript(engine, 2, 9, None, random_chooser(9), "random playthrough", shared_zones=True)
+    # the shared zones too, not only each player's (the planet deck only as a count)
+    after_setup = out.split("after set-up:\n")[1].split("turn 1")[0]
+    assert "  shared: planet-deck 27; role-display: survey-role warfare-role" in after_setup, after_setup
+    assert "; survey-stack: survey x16;" in after_setup, after_setup
 
 
 def test_golden_check_passes(capsys: Capsys) -> None:

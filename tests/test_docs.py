@@ -17,6 +17,7 @@ from pathlib import Path
 import attrs
 import pytest
 from conftest import ROOT
+from ruamel.yaml import YAML
 
 from rules_dsl import ast
 from rules_dsl.compiler import compile_packs
@@ -392,3 +393,14 @@ def test_every_built_in_pack_has_an_evaluation_for_the_search_bots() -> None:
     for pack in ("base", "escalation", "microcosm", "base-scenarios"):
         rules = compile_packs(pack_paths(pack))
         assert rules.features and rules.weights is not None and len(rules.weights) == len(rules.features), pack
+
+
+def test_the_evaluation_modding_md_quotes_is_the_love_letter_packs() -> None:
+    """modding.md quotes the Love Letter example's evaluation (it once said the DSL had no
+    multiplication and quoted `your tokens plus ...`, though the pack says `9 times ...`)."""
+    text = " ".join((ROOT / "docs" / "modding.md").read_text(encoding="utf-8").split())
+    rules = YAML(typ="safe").load(
+        (ROOT / "examples" / "games" / "love-letter" / "rules.yaml").read_text(encoding="utf-8")
+    )
+    assert f"`{' '.join(rules['evaluation'].split())}`" in text
+    assert "no multiplication" not in text

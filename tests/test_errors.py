@@ -103,7 +103,7 @@ def test_dsl_syntax_error(pack_copy: PackCopy) -> None:
     p = only_problem(folder)
     line, col = position(folder, "roles.yaml", "      ACTION: draw 2 cards (", "(")
     assert_problem(p, file=folder / "roles.yaml", at=(line, col), message="unexpected word '('", card="survey")
-    assert "';'" in p.expected and "')'" in p.expected
+    assert "';' and the next statement" in p.expected and "')' closing the '('" not in p.expected  # no '(' is open
     assert "expected one of: " in p.render()
 
 
@@ -147,14 +147,14 @@ def test_missing_heading_colon_says_so(pack_copy: PackCopy) -> None:
     folder = pack_copy(("techs.yaml", old, old.replace(":", "", 1)))
     p = only_problem(folder)
     assert p.message == "missing ':' before the word 'note'"
-    assert p.expected == ["':'"]
+    assert p.expected == ["':' ending the heading"]
 
 
 def test_unclosed_parenthesis_says_so() -> None:
     with pytest.raises(DslSyntaxError) as info:
         parse("ACTION: (draw 1 card; gain 1 fighter")
     assert info.value.message == "missing ')': unexpected end of text"
-    assert info.value.expected == ["')'"]
+    assert info.value.expected == ["')' closing the '('"]
 
 
 def test_expected_words_are_a_modders_words() -> None:
@@ -166,12 +166,43 @@ def test_expected_words_are_a_modders_words() -> None:
         word = words.expected([terminal.name])[0]
         assert "_" not in word and word != terminal.name.lower() or word in words.keywords, (terminal.name, word)
     assert words.expected(["WHEN"]) == ["WHEN or WHENEVER"]
-    assert words.expected(["WHILE", "__never"]) == ["WHILE", "__never"]  # unknown names show as given
+    assert words.expected(["WHILE", "__never"]) == ["__never", "WHILE"]  # unknown names show as given
     with pytest.raises(DslSyntaxError) as info:
         parse("ACTION draw 1 card")
     expected = info.value.expected
-    assert "WHEN or WHENEVER" in expected and "WHILE" in expected and "a section label such as ACTION:" in expected
+    assert (
+        "another section (a section label such as ACTION:, WHEN, WHILE, DURING, ONCE, MAY, INSTEAD or PREVENT)"
+        in expected
+    )
     assert not any(w.startswith("__") or w.isupper() and "_" in w for w in expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # after a statement: what each mark or joining word would start, never a bare `')'`
+        # (no '(' is open) or `using`; the headings of another section as one item
+        (
+            "ACTION: attack 1 planet gain",
+            [
+                "';' and the next statement",
+                "OR and another choice",
+                "otherwise and what happens if not",
+                "using and the procedure's inputs",
+                "another section (a section label such as ACTION:, WHEN, WHILE, DURING, ONCE, MAY, INSTEAD or PREVENT)",
+            ],
+        ),
+        # inside a '(' the ')' closes it
+        ("ACTION: (draw 1 card 2", ["';' and the next statement", "')' closing the '('"]),
+        # arithmetic is one item
+        ("ACTION: gain (2 fighters", ["')' closing the '('", "plus or minus and a number"]),
+    ],
+)
+def test_expectations_are_said_in_words(text: str, expected: list[str]) -> None:
+    with pytest.raises(DslSyntaxError) as info:
+        parse(text)
+    assert info.value.expected[: len(expected)] == expected, info.value.expected
+    assert not {"')'", "';'", "minus", "using"} & set(info.value.expected)
 
 
 def test_misspelled_verb_suggests_the_known_one(pack_copy: PackCopy) -> None:
@@ -265,7 +296,7 @@ def test_unknown_card_kind(pack_copy: PackCopy) -> None:
     assert_problem(
         only_problem(folder),
         file=folder / "roles.yaml",
-        at=position(folder, "roles.yaml", "    kind: politic"),
+        at=position(folder, "roles.yaml", "    kind: politic", "politic"),  # at the value, not the key
         message="unknown kind 'politic'",
         card="politics",
         suggestion="did you mean 'politics'?",
@@ -279,7 +310,7 @@ def test_unknown_symbol_on_a_card(pack_copy: PackCopy) -> None:
     assert_problem(
         only_problem(folder),
         file=folder / "roles.yaml",
-        at=position(folder, "roles.yaml", "    symbols: [survy]"),
+        at=position(folder, "roles.yaml", "    symbols: [survy]", "survy"),  # at the item
         message="unknown symbol 'survy'",
         card="survey",
         expected=["survey", "warfare", "colonize", "produce", "trade", "research"],
@@ -293,7 +324,7 @@ def test_unknown_starting_zone(pack_copy: PackCopy) -> None:
     assert_problem(
         p,
         file=folder / "roles.yaml",
-        at=position(folder, "roles.yaml", "    zone: politic-pile"),
+        at=position(folder, "roles.yaml", "    zone: politic-pile", "politic-pile"),
         message="unknown shared zone 'politic-pile'",
         card="politics",
         suggestion="did you mean 'politics-pile'?",
@@ -332,7 +363,7 @@ def test_wrong_type_of_a_property(pack_copy: PackCopy) -> None:
     assert_problem(
         only_problem(folder),
         file=folder / "planets.yaml",
-        at=position(folder, "planets.yaml", "    influence: many"),
+        at=position(folder, "planets.yaml", "    influence: many", "many"),
         message="influence must be a whole number, not 'many'",
         card="pomerene",
     )
@@ -720,3 +751,76 @@ def test_an_endless_loop_in_the_rules_text_is_reported(pack_copy: PackCopy) -> N
     engine = Engine.load([str(folder)])
     with pytest.raises(RulesLoopError, match=r"^the rules ran \d+ steps without a decision \(in: "):
         engine.new_game(2, 1)
+
+
+# ---- rules text and values: where the problem is, and only it -----------------------
+
+
+def test_a_syntax_error_in_a_procedure_does_not_make_it_unknown(pack_copy: PackCopy) -> None:
+    folder = pack_copy(
+        (
+            "rules.yaml",
+            "      draw HAND_SIZE cards\n  standard-start:",
+            "      draw HAND_SIZE cards (\n  standard-start:",
+        )
+    )
+    p = only_problem(folder)  # not also "unknown word 'start-a-player'" where it is called
+    assert (p.line, p.message) == (
+        position(folder, "rules.yaml", "      draw HAND_SIZE cards (", "(")[0],
+        "unexpected word '('",
+    )
+
+
+def test_errors_in_phase_text_offer_no_card_sections(pack_copy: PackCopy) -> None:
+    line = "      if your postponed is at least 1 then act-late\n"
+    folder = pack_copy(("rules.yaml", line, line.replace("act-late", "act-late 1 planet gain")))
+    p = only_problem(folder)
+    assert p.message == "unexpected word 'gain'"
+    assert "';' and the next statement" in p.expected
+    assert not [e for e in p.expected if "ACTION" in e or "WHEN" in e or "WHILE" in e], p.expected
+
+
+def test_a_zone_group_problem_is_placed_at_the_member(pack_copy: PackCopy) -> None:
+    folder = pack_copy(("vocabulary.yaml", "      - survey-stack\n", "      - survy-stack\n"))
+    assert_problem(
+        only_problem(folder),
+        file=folder / "vocabulary.yaml",
+        at=position(folder, "vocabulary.yaml", "      - survy-stack", "survy-stack"),
+        message="zone group 'role-stacks' names unknown zone 'survy-stack'",
+        suggestion="did you mean 'survey-stack'?",
+    )
+
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [
+        (
+            "never-decreases: true",
+            "expected an expression (a number or text such as 'your influence plus 1'), not true (yes/no)",
+        ),
+        (
+            "never-decreases: [1, 2]",
+            "expected an expression (a number or text such as 'your influence plus 1'), not a list",
+        ),
+    ],
+)
+def test_a_value_that_is_not_text_says_what_is_expected_at_the_value(
+    pack_copy: PackCopy, new: str, message: str
+) -> None:
+    line = "    never-decreases: the number of cards in the box\n"
+    folder = pack_copy(("invariants.yaml", line, f"    {new}\n"))
+    assert_problem(
+        only_problem(folder),
+        file=folder / "invariants.yaml",
+        at=position(folder, "invariants.yaml", f"    {new}", new.split(": ")[1]),
+        message=message,
+    )
+
+
+def test_a_number_is_an_expression(pack_copy: PackCopy) -> None:
+    """`never-decreases: 0` is an expression, not "expected rules text"."""
+    folder = pack_copy(
+        ("invariants.yaml", "    never-decreases: the number of cards in the box\n", "    never-decreases: 0\n")
+    )
+    rules = compile_packs([str(folder)])
+    assert any(inv.kind == "never-decreases" for inv in rules.invariants)

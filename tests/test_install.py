@@ -41,6 +41,35 @@ def engine_line(folder: Path) -> int:
     return next(i for i, line in enumerate(lines, 1) if line.startswith("engine:"))
 
 
+# ---- what the wheel holds -----------------------------------------------------------------------
+
+
+def test_the_wheel_ships_the_json_schemas(tmp_path: Path) -> None:
+    """Build the wheel (without the slow install of test_wheel.py) and read its file list:
+    schema/ ships as rules_dsl/schema/, where the packs' files point (../schema/...)."""
+    import posixpath
+    import subprocess
+    import zipfile
+
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", ".*"))
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    (wheel,) = (tmp_path / "dist").glob("rules_dsl-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for schema in sorted((ROOT / "schema").glob("*.schema.json")):
+        assert f"rules_dsl/schema/{schema.name}" in names, schema.name
+    for pack_file in ("rules_dsl/cards/rules.yaml", "rules_dsl/expansions/microcosm/rules.yaml"):
+        first = zipfile.ZipFile(wheel).read(pack_file).decode().splitlines()[0]
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(pack_file), first.split("$schema=")[1]))
+        assert target in names, (pack_file, first)
+
+
 # ---- discovery ------------------------------------------------------------------------------------
 
 

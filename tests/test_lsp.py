@@ -108,7 +108,8 @@ async def test_completion_and_hover(client: LanguageClient, mod: Path) -> None:
     assert labels["scout-reserve"] == "zone" and labels["scout"] == "card: Scout"
     everything = await client.text_document_completion_async(
         types.CompletionParams(
-            text_document=types.TextDocumentIdentifier(uri=cards.as_uri()), position=types.Position(line=0, character=0)
+            text_document=types.TextDocumentIdentifier(uri=cards.as_uri()),
+            position=types.Position(line=at, character=lines[at].index("scout-reserve")),
         )
     )
     assert isinstance(everything, types.CompletionList)
@@ -128,6 +129,80 @@ async def test_completion_and_hover(client: LanguageClient, mod: Path) -> None:
     shown = hover.contents.value
     assert shown.startswith("Scout (scout), role-card, starts in scout-reserve")
     assert "symbols: survey" in shown and "ACTION: survey 2 OR draw 1 card" in shown
+
+
+async def complete(client: LanguageClient, path: Path, line: int, character: int) -> dict[str, types.CompletionItem]:
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            position=types.Position(line=line, character=character),
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    return {item.label: item for item in result.items}
+
+
+@pytest.mark.asyncio
+async def test_completion_offers_what_may_be_written_at_the_cursor(client: LanguageClient, mod: Path) -> None:
+    cards = mod / "cards.yaml"
+    places = [
+        "  - id: spare",  # a card field's key goes on the next line
+        "    ",
+        "    text: 'ACTION: draw 1 card in your ",
+        "    text: 'ACTION: gain 1 copy of ",
+        "    text: 'WHEN you ",
+    ]
+    text = cards.read_text(encoding="utf-8").rstrip("\n") + "\n" + "\n".join(places) + "\n"
+    await opened(client, cards)  # then edited as one types: the half-written text does not compile
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=cards.as_uri(), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    first = len(text.splitlines()) - len(places)
+    kinds = types.CompletionItemKind
+
+    key = await complete(client, cards, first + 1, 4)  # where a card's key goes
+    assert {"kind", "zone", "text", "symbols"} <= set(key) and {i.kind for i in key.values()} == {kinds.Field}
+    assert "ACTION:" not in key and "hand" not in key
+    top = await complete(client, cards, 0, 0)  # a file's part at the top level
+    assert {"cards", "vocabulary", "procedures"} <= set(top) and "kind" not in top
+
+    zone = await complete(client, cards, first + 2, len(places[2]))
+    assert "hand" in zone and "scout-reserve" in zone and "scout" not in zone and "fighter" not in zone
+    assert {i.kind for i in zone.values()} == {kinds.Folder}
+    card = await complete(client, cards, first + 3, len(places[3]))
+    assert "scout" in card and "survey-role" in card and "hand" not in card
+    assert {i.kind for i in card.values()} == {kinds.Value}
+    moment = await complete(client, cards, first + 4, len(places[4]))
+    assert "dissent" in moment and "hand" not in moment and {i.kind for i in moment.values()} == {kinds.Event}
+
+
+@pytest.mark.asyncio
+async def test_hover_keeps_the_last_good_compile_while_the_pack_has_an_error(client: LanguageClient, mod: Path) -> None:
+    cards = mod / "cards.yaml"
+    await opened(client, cards)
+    text = cards.read_text(encoding="utf-8").replace("OR draw 1 card", "OR drow 1 card")
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=cards.as_uri(), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert client.diagnostics[cards.as_uri()]  # the pack does not compile now
+    lines = text.splitlines()
+    at = next(i for i, t in enumerate(lines) if t.strip() == "- id: scout")
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=cards.as_uri()),
+            position=types.Position(line=at, character=lines[at].index("scout") + 1),
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.value.startswith("Scout (scout), role-card, starts in scout-reserve")
 
 
 def test_lsp_without_pygls_says_how_to_install_it(

@@ -83,3 +83,29 @@ def test_undo_is_for_your_own_last_decision_that_showed_nothing() -> None:
     assert narrate.why_no_undo([mine], 1) == "the last decision was not yours: others have decided since"
     shown = narrate.Told([], 0, True)
     assert narrate.why_no_undo([mine, shown], 0) == "your last decision showed something hidden or drew on chance"
+
+
+def test_a_tuck_of_a_card_a_seat_cannot_identify_is_told_without_its_name() -> None:
+    """A card from a hidden hand tucked under another card of that hand: the others are told
+    that a card went under a card, never which; its owner is told which."""
+    from rules_dsl.effects.base import detach
+
+    engine = Engine.for_pack("base")
+    before = engine.new_game(2, 1)
+    hand = before.zones["hand.0"]
+    card, host = hand[0], hand[1]
+    after = before.clone()
+    detach(after, card)
+    after.card_to_change(host).under = (*after.cards[host].under, card)
+    cs = after.card_to_change(card)
+    cs.loc, cs.up = f"^{host}", True
+    option = before.pending.options[0]
+    names = engine.rules.cards[before.cards[card].type].name, engine.rules.cards[before.cards[host].type].name
+    for seat in (narrate.PUBLIC, 1):
+        narrator = narrate.Narrator(engine.rules, before, seat)
+        lines = narrator.step(before, narrator.snapshot(before), after, option)
+        assert "  a card: Player 1's hand -> under a card in Player 1's hand" in lines, lines
+        assert not any(name in line for line in lines[1:] for name in names), lines
+    owner = narrate.Narrator(engine.rules, before, 0)
+    lines = owner.step(before, owner.snapshot(before), after, option)
+    assert f"  {names[0]}: Player 1's hand -> under {names[1]}" in lines, lines

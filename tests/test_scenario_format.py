@@ -337,3 +337,38 @@ def test_a_position_states_marks_and_peeks_and_an_expectation_checks_them() -> N
     assert any("players are numbered 1..3, not 4" in f for f in failures(run(data)))
     players[2]["hand"] = [{"card": "countess", "marks": [3]}]
     assert any("marks of countess must be a list of mark names" in f for f in failures(run(data)))
+
+
+def test_n_x_card_is_n_copies_in_a_position_and_an_expectation() -> None:
+    data = load("marks_and_peeks_in_a_position.yaml")
+    data["position"]["zones"]["deck"] = ["3 x guard", "priest", "2 x baron", "2 x handmaid", "2 x prince"]
+    data["decisions"] = [
+        {"expect": {"zones": {"deck": ["3 x guard", "priest", "2 x baron", "2 x handmaid", "2 x prince"]}}}
+    ]
+    assert failures(run(data)) == []
+    data["decisions"] = [
+        {"expect": {"zones": {"deck": ["2 x guard", "priest", "2 x baron", "2 x handmaid", "2 x prince"]}}}
+    ]
+    assert failures(run(data))
+    data["position"]["zones"]["deck"] = ["0 x guard"]
+    assert any("'0 x guard': from 1 to 10000 copies" in f for f in failures(run(data)))
+
+
+def test_a_position_says_what_it_took_from_zones_it_does_not_list_and_can_forbid_it() -> None:
+    data = load("marks_and_peeks_in_a_position.yaml")
+    del data["position"]["zones"]["deck"]  # the hands' cards now come out of the unlisted deck
+    data["unused"] = "removed"
+    report = run(data)
+    assert failures(report) == []
+    (setup,) = [c for c in report.checks if c.name == "set up the position"]
+    assert "taken from zones the position does not list: " in setup.detail and "from deck" in setup.detail
+    assert "put in removed: baron x1" in setup.detail, setup.detail
+    assert "taken from zones" in report.render(verbose=True)
+    data["position"]["complete"] = True
+    assert any(
+        "is not in the zones the position lists (a copy is in 'deck'); with 'complete: true'" in f
+        for f in failures(run(data))
+    )
+    data = load("marks_and_peeks_in_a_position.yaml")
+    data["position"]["complete"] = True  # every card it names is in the zones it lists
+    assert failures(run(data)) == []

@@ -13,7 +13,7 @@ from rules_dsl import results
 from rules_dsl.bots import Turn, make_bot
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.scenario import run_scenario_file
-from rules_dsl.simulate import Batch, play_game
+from rules_dsl.simulate import Batch, play_game, summary, summary_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,6 +32,16 @@ def test_json_summary_matches_the_games(engine: Engine, capsys: Capsys) -> None:
         wins = sum(1 / len(g["winners"]) for g in games if seat in g["winners"])
         assert data["win_share_by_seat"][seat] == wins / 4
     assert data["failed_games"] == []
+
+
+def test_score_shares_never_pass_100_percent_when_no_points_are_scored() -> None:
+    game = {"players": 2, "winners": [0, 1], "bots": ["random", "random"], "scores": [0, 0], "turns": 3}
+    game |= {"decisions": 9, "end_trigger": None, "breakdown": {"cards": [20, 20], "penalty": [-20, -20]}}
+    rows = dict(summary_rows(summary([game, game], 1.0)))
+    assert rows["score from cards"] == "20.00 per player" and rows["score from penalty"] == "-20.00 per player"
+    scored = dict(game, scores=[3, 1], breakdown={"cards": [2, 1], "tiles": [1, 0]})
+    rows = dict(summary_rows(summary([scored], 1.0)))
+    assert rows["score from cards"] == "1.50 per player (75.0%)" and rows["score from tiles"].endswith("(25.0%)")
 
 
 def test_table_summary_names_the_bots_and_variants(capsys: Capsys) -> None:

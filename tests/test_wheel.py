@@ -79,6 +79,12 @@ def test_the_wheel_installs_and_plays_every_pack(tmp_path: Path) -> None:
         env=env,
     )
     assert sh(cli, "validate", "base", cwd=empty, env=env).startswith("ok: ")
+    # the JSON Schemas ship where the packs' files point: rules_dsl/schema/
+    installed = Path(where.strip()).parent
+    for schema in sorted((ROOT / "schema").glob("*.schema.json")):
+        assert (installed / "schema" / schema.name).read_text(encoding="utf-8") == schema.read_text(encoding="utf-8")
+    first = (installed / "cards" / "rules.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert (installed / "cards" / first.split("$schema=")[1]).is_file(), first
     assert "base" in sh(cli, "packs", cwd=empty, env=env)
 
     sh(python, "-m", "pip", "install", "-q", mod_wheel, cwd=empty, env=env)

@@ -97,6 +97,7 @@ class GameChecker:
         self.engine = engine
         self.opts = opts
         self.stats = stats
+        self.played = 0  # decisions applied in the last game run
 
     def run(
         self,
@@ -109,6 +110,7 @@ class GameChecker:
     ) -> None:
         """`horizon` > 0 (or `opts.horizon`): check only that many decisions of the game."""
         engine, stats = self.engine, self.stats
+        self.played = 0
         tracker = Tracker(engine.rules)
         rnd = random.Random(swap_seed)
         log: list[str] = []
@@ -117,7 +119,7 @@ class GameChecker:
         state: GameState | None = None
 
         def on_step(s: GameState, i: int) -> None:
-            applied[0] = i
+            applied[0] = self.played = i
             properties.check_position(engine, s)
             tracker.check(s)
             stats.checks += 2 + len(engine.rules.invariants)
@@ -140,14 +142,13 @@ class GameChecker:
             try:
                 state = spec.new_game(engine)
                 horizon = horizon or self.opts.horizon
-                played = play(engine, state, choose, on_step, horizon or self.opts.max_decisions, before_apply)
+                play(engine, state, choose, on_step, horizon or self.opts.max_decisions, before_apply)
             except Broken:
                 raise
             except RulesLoopError as exc:
                 raise Broken(STEP_LIMIT, str(exc)) from None
             except Exception as exc:  # an engine error on a legal option is a finding, not a crash
                 raise Broken(properties.RUNS, f"{type(exc).__name__}: {exc}") from None
-            stats.decisions += len(played)
             if horizon and not state.over:
                 return
             if not state.over:
@@ -226,9 +227,13 @@ def _search(
         trips = set(data.draw(st.lists(st.integers(0, 400), max_size=opts.round_trips), label="round trips"))
         looks = set(data.draw(st.lists(st.integers(0, 400), max_size=opts.looks), label="observation checks"))
         swap_seed = data.draw(st.integers(0, 2**16), label="swap seed")
+        searching = not found  # a game of the search, not a shrinking run
         try:
             checker.run(spec, drawing_chooser(data, opts.drawn), trips, looks, swap_seed, cap[0])
         except _Found as exc:
+            if searching:  # the failing game ran too: the summary counts it and its decisions
+                stats.games += 1
+                stats.decisions += checker.played
             found.append(exc.failure)
             f = exc.failure
             if f.invariant != properties.ENDS and len(f.log) <= opts.drawn:
@@ -239,6 +244,7 @@ def _search(
             raise
         if not found:
             stats.games += 1
+            stats.decisions += checker.played
             if progress is not None:
                 progress("game")
         else:

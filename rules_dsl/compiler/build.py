@@ -143,7 +143,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
                 if when and when not in params:
                     part = self.parts["vocabulary"][-1]
                     self.problems.add(
-                        part.loc,
+                        voc.member_locs.get((group, zone), part.loc),
                         f"zone group {group!r}: {zone!r} is there when {when!r}, an unknown parameter",
                         expected=sorted(params),
                         suggestion=suggest(when, params),
@@ -166,6 +166,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         self._wild_grants: list[WildGrant] = []
         self._card_now = ""
         sc.card_ids = {c.id for c in cards}
+        sc.broken_procedures = set(self.composed.procedures) - set(self._proc_trees)
         sc.printed = self.printed_numbers(cards, voc)
         sc.chosen_values = chosen_values
         self.compile_valued(voc, sc)

@@ -18,6 +18,7 @@ from rules_dsl.packs.loader import Problems, key_loc, unknown_keys, value_loc
 from rules_dsl.packs.model import Loc, Located, PackSource
 from rules_dsl.parser import parse
 from rules_dsl.rules import Variant
+from rules_dsl.syntax_errors import outside_cards
 
 
 def named(value: Any, known: Any) -> bool:
@@ -131,16 +132,19 @@ class BuilderBase:
         return (k.line, k.column, v.text_line, v.text_column, v.indent)
 
     def parse_text(self, text: Located, start: str, card: str = "") -> Any:
-        if not isinstance(text.value, str):
-            self.problems.add(text.loc, "expected rules text (a string)", card=card)
+        value = text.value
+        if start == "expression" and isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)  # `score: 0`: a number is an expression
+        if not isinstance(value, str):
+            # at the value, not its key: the value is what to change
+            self.problems.add(text_pos(text.loc, 1, 1), f"expected {_TEXTS[start]}, not {_shown(value)}", card=card)
             return None
         try:
-            tree = parse(text.value, start)
+            tree = parse(value, start)
         except DslSyntaxError as exc:
             at = text_pos(text.loc, exc.line, exc.column)
-            self.problems.add(
-                at, exc.message, card=card, expected=exc.expected, width=exc.width, suggestion=exc.suggestion
-            )
+            expected = exc.expected if card or start != "start" else outside_cards(exc.expected)
+            self.problems.add(at, exc.message, card=card, expected=expected, width=exc.width, suggestion=exc.suggestion)
             return None
         if isinstance(tree, tuple) and not card:
             # card text (sections, abilities) where rules text was expected
@@ -151,3 +155,23 @@ class BuilderBase:
             )
             return None
         return tree
+
+
+# what each start of the grammar reads, for a value that is not text
+_TEXTS = {
+    "start": "rules text (a string)",
+    "expression": "an expression (a number or text such as 'your influence plus 1')",
+    "condition": "a condition (text such as 'the planet-deck is empty')",
+}
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (yes/no)"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if hasattr(value, "items"):
+        return "a mapping"
+    return repr(value)

@@ -13,6 +13,7 @@ from rules_dsl.effects.control import Scope
 from rules_dsl.effects.values import Num, NumExpr
 from rules_dsl.errors import suggest
 from rules_dsl.packs import shape
+from rules_dsl.packs.loader import value_loc
 from rules_dsl.packs.model import CardSource, Loc, Located
 from rules_dsl.printer import show
 from rules_dsl.rules import CardType
@@ -55,7 +56,7 @@ class CardCompiling(BuilderBase):
                 continue
             if not named(kind.value, voc.kinds):
                 self.problems.add(
-                    kind.loc,
+                    kind.loc.value(),
                     f"unknown kind {kind.value!r}",
                     card=card.id,
                     expected=sorted(voc.kinds),
@@ -72,7 +73,7 @@ class CardCompiling(BuilderBase):
                 )
             elif zone_name not in voc.zones or voc.zones[zone_name].per_player:
                 self.problems.add(
-                    zone.loc,
+                    zone.loc.value(),
                     f"unknown shared zone {zone_name!r}",
                     card=card.id,
                     expected=sorted(z for z, t in voc.zones.items() if not t.per_player),
@@ -87,14 +88,14 @@ class CardCompiling(BuilderBase):
                     most = self.most_copies(cv)
                     if most > MAX_COPIES:
                         self.problems.add(
-                            f["count"].loc,
+                            f["count"].loc.value(),
                             f"at most {MAX_COPIES} copies of a card are allowed, not {most}",
                             card=card.id,
                         )
                         count = 0
                 else:
                     self.problems.add(
-                        f["count"].loc,
+                        f["count"].loc.value(),
                         f"count must be a whole number or a parameter, not {cv!r}",
                         card=card.id,
                         suggestion=suggest(str(cv), sc.params),
@@ -159,7 +160,7 @@ class CardCompiling(BuilderBase):
             name = f.get("name")
             if name is not None and not isinstance(name.value, str):
                 self.problems.add(
-                    name.loc, f"a card's name is text, not {name.value!r}", card=card.id, suggestion="quote it"
+                    name.loc.value(), f"a card's name is text, not {name.value!r}", card=card.id, suggestion="quote it"
                 )
             text = f.get("text")
             out.append(
@@ -296,13 +297,17 @@ class CardCompiling(BuilderBase):
         value = located.value
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             self.problems.add(
-                located.loc, f"expected a list of {what}s, e.g. [{known[0] if known else what}]", card=card
+                located.loc.value(), f"expected a list of {what}s, e.g. [{known[0] if known else what}]", card=card
             )
             return []
-        for v in value:
+        for i, v in enumerate(value):
             if v not in known:
                 self.problems.add(
-                    located.loc, f"unknown {what} {v!r}", card=card, expected=known, suggestion=suggest(v, known)
+                    value_loc(value, i, located.loc.file) if hasattr(value, "lc") else located.loc.value(),
+                    f"unknown {what} {v!r}",
+                    card=card,
+                    expected=known,
+                    suggestion=suggest(v, known),
                 )
         return [str(v) for v in value if v in known]
 
@@ -311,13 +316,13 @@ class CardCompiling(BuilderBase):
         if ptype == "number":
             if isinstance(v, int) and not isinstance(v, bool):
                 return int(v)  # a plain int: the YAML reader's subclass reads as an expression
-            self.problems.add(located.loc, f"{pname} must be a whole number, not {v!r}", card=card)
+            self.problems.add(located.loc.value(), f"{pname} must be a whole number, not {v!r}", card=card)
             return 0
         if ptype == "symbol":
             if named(v, voc.symbols):
                 return v
             self.problems.add(
-                located.loc,
+                located.loc.value(),
                 f"{pname} must be a symbol",
                 card=card,
                 expected=voc.symbols,
@@ -328,7 +333,7 @@ class CardCompiling(BuilderBase):
             if named(v, voc.zones):
                 return str(v)
             self.problems.add(
-                located.loc,
+                located.loc.value(),
                 f"{pname} must be a zone",
                 card=card,
                 expected=sorted(voc.zones),
@@ -351,7 +356,7 @@ class CardCompiling(BuilderBase):
             if v in ptype:
                 return v
             self.problems.add(
-                located.loc,
+                located.loc.value(),
                 f"{pname} must be one of the declared values",
                 card=card,
                 expected=ptype,

@@ -80,6 +80,9 @@ class StatementCompiler:
         self._replacement_blocks: list[tuple[abilities.ReplaceAbility, ast.Block]] = []
         self.valued: dict[str, dict[str, v.NumExpr]] = {}  # filled by the builder
         self.card_ids: set[str] = set()  # filled by the builder: `whose id is CARD-ID`
+        # filled by the builder: procedures whose text has a syntax error (reported there): a
+        # call to one is no unknown word
+        self.broken_procedures: set[str] = set()
         self.printed: dict[str, set[int]] = {}  # filled by the builder: number property -> printed values
         self.chosen_values: dict[str, str] = {}  # filled by the builder: `choose a PROP value as NAME`
 
@@ -558,6 +561,8 @@ class StatementCompiler:
         return self.add(Nothing, text="nothing")
 
     def s_Call(self, node: ast.Call, optional: str) -> Effect:
+        if node.name in self.broken_procedures:
+            return self.add(Nothing, text=_call_text(node))
         if node.name not in self.proc_trees:
             raise CompileError(
                 f"unknown word {node.name!r}",

@@ -33,6 +33,7 @@ class Vocabulary:
     counter_words: dict[str, str] = attrs.Factory(dict)  # singular and plural -> counter
     zones: dict[str, ZoneType] = attrs.Factory(dict)
     zone_groups: dict[str, tuple[tuple[str, str], ...]] = attrs.Factory(dict)  # (zone, parameter or "")
+    member_locs: dict[tuple[str, str], Loc] = attrs.Factory(dict)  # (group, zone) -> where it is listed
     token_groups: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     wild_cards: list[tuple[str, Any, Loc]] = attrs.Factory(list)  # (card id, condition text, where)
     draw: tuple[str, str] = ("", "")
@@ -108,7 +109,9 @@ def read_vocabulary(parts: list[tuple[Any, Loc]], problems: Problems) -> Vocabul
                     problems.add(vloc, "zone-groups must map a group name to a list of zones")
                     continue
                 for g, zs in value.items():
-                    voc.zone_groups[str(g)] = _group_members(zs, value_loc(value, g, file), problems, str(g))
+                    voc.zone_groups[str(g)] = _group_members(
+                        zs, value_loc(value, g, file), problems, str(g), locs=voc.member_locs
+                    )
             elif key == "token-groups":
                 if not hasattr(value, "items"):
                     problems.add(vloc, "token-groups must map a group name to a list of token kinds")
@@ -179,11 +182,13 @@ def add_to_groups(voc: Vocabulary, additions: list[tuple[str, str, Any, Loc]], p
     """Members a pack adds to the zone and token groups of the packs it requires."""
     for key, group, value, loc in additions:
         if key == "zone-groups":
-            members = _group_members(value, loc, problems, group, voc.zone_groups.get(group, ()))
+            members = _group_members(value, loc, problems, group, voc.zone_groups.get(group, ()), voc.member_locs)
             for zone, _ in members:
                 if zone not in voc.zones:
                     problems.add(
-                        loc, f"zone group {group!r}: {zone!r} is not a zone", suggestion=suggest(zone, voc.zones)
+                        voc.member_locs.get((group, zone), loc),
+                        f"zone group {group!r}: {zone!r} is not a zone",
+                        suggestion=suggest(zone, voc.zones),
                     )
             voc.zone_groups[group] = voc.zone_groups.get(group, ()) + members
         else:
@@ -202,10 +207,16 @@ MAX_GROUP_ZONES = 200
 
 
 def _group_members(
-    value: Any, loc: Loc, problems: Problems, group: str, before: tuple[tuple[str, str], ...] = ()
+    value: Any,
+    loc: Loc,
+    problems: Problems,
+    group: str,
+    before: tuple[tuple[str, str], ...] = (),
+    locs: dict[tuple[str, str], Loc] | None = None,
 ) -> tuple[tuple[str, str], ...]:
     """Zone names, or {zone: NAME, when: PARAMETER} for a zone only in some games; each zone
-    once (`before`: the members the group already has, for a pack's additions)."""
+    once (`before`: the members the group already has, for a pack's additions). `locs` gets
+    where each member is listed, for later problems with it."""
     if not isinstance(value, list):
         problems.add(loc, "a zone group is a list of zones")
         return ()
@@ -235,6 +246,8 @@ def _group_members(
             continue
         seen.add(zone)
         out.append((zone, when))
+        if locs is not None:
+            locs[(group, zone)] = iloc
     return tuple(out)
 
 
@@ -369,10 +382,9 @@ def _check_references(voc: Vocabulary, parts: list[tuple[Any, Loc]], problems: P
             )
     for g, zs in voc.zone_groups.items():
         for zname, _ in zs:
+            at = voc.member_locs.get((g, zname), loc)
             if zname not in voc.zones:
-                problems.add(
-                    loc, f"zone group {g!r} names unknown zone {zname!r}", suggestion=suggest(zname, voc.zones)
-                )
+                problems.add(at, f"zone group {g!r} names unknown zone {zname!r}", suggestion=suggest(zname, voc.zones))
     for c in voc.counters.values():
         if c.supply and (c.supply not in voc.counters or voc.counters[c.supply].per_player):
             problems.add(loc, f"counter {c.name!r}: its supply {c.supply!r} must be a counter with per: game")

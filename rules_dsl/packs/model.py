@@ -23,6 +23,13 @@ class Loc:
         """file:line:col, as a message names another declaration."""
         return f"{self.file}:{self.line}:{self.column}"
 
+    def value(self) -> Loc:
+        """Where the value of a field starts (its key when that is not known): a problem with
+        the value is shown there, as the value is what to change."""
+        if self.text_line == 0:
+            return self
+        return Loc(self.file, self.text_line, self.text_column)
+
 
 @attrs.define
 class Located:

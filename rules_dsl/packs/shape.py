@@ -135,6 +135,9 @@ class Record(Shape):
     fields: dict[str, Field] = attrs.Factory(dict)
     extra: tuple[tuple[str, Shape], ...] = ()
     exclusive: tuple[tuple[str, ...], ...] = ()  # groups of keys of which at most one may be given
+    # conditions only the schema states, in JSON Schema (the compiler checks them itself,
+    # with its own messages): e.g. a card's kind, on the entry or on each of its copies
+    conditions: tuple[Any, ...] = ()
 
     def names(self) -> set[str]:
         return set(self.fields)
@@ -156,6 +159,8 @@ class Record(Shape):
         out["additionalProperties"] = False
         for group in self.exclusive:
             out.setdefault("allOf", []).append({"not": {"required": list(group)}})
+        for condition in self.conditions:
+            out.setdefault("allOf", []).append(condition)
         return out
 
 
@@ -426,7 +431,21 @@ def card_record(fields: dict[str, Field], extra: tuple[tuple[str, Shape], ...] =
         },
         extra=extra,
         exclusive=(("id", "copies"),),
+        conditions=(
+            {"anyOf": [{"required": ["id"]}, {"required": ["copies"]}]},
+            *(_on_entry_or_copies(key) for key in CARD_NEEDS),
+        ),
     )
+
+
+# what every card must give (the compiler says "missing field 'kind'"): on the entry, or on
+# each of its copies
+CARD_NEEDS = ("kind", "zone")
+
+
+def _on_entry_or_copies(key: str) -> dict[str, Any]:
+    each_copy = {"required": ["copies"], "properties": {"copies": {"items": {"required": [key]}}}}
+    return {"anyOf": [{"required": [key]}, each_copy]}
 
 
 CARD_ENTRY_FIELDS = _CARD_FIELDS
