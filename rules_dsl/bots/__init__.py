@@ -2,66 +2,52 @@
 
 Every bot is `choose(turn) -> option id`, where `turn` (`bots.base.Turn`) holds the
 seat's legal options, its observation and a sampler of states consistent with it.
+A bot is named by a spec (`bots.spec`): `greedy`, `ismcts:budget=200,opponents=12`.
 """
 
 from __future__ import annotations
 
+import attrs
+
 from rules_dsl.bots.base import Bot, Turn
+from rules_dsl.bots.spec import BOT_NAMES, SEARCH_BOTS, BotSpec, parse_bot, parse_budget, parse_lineup
 from rules_dsl.engine import Engine
-from rules_dsl.errors import RulesError, suggest
-
-SEARCH_BOTS = ("ismcts", "ismcts-ucb")  # the bots that take a --budget (bots.ismcts.CONFIGS)
-BOT_NAMES = ("random", "greedy", *SEARCH_BOTS)
-
-
-def parse_budget(text: str) -> tuple[int, float]:
-    """`200` (iterations) or `0.5s` (seconds per decision) -> (iterations, seconds)."""
-    t = text.strip().lower()
-    try:
-        if t.endswith("s"):
-            seconds = float(t[:-1])
-            if not 0 < seconds <= 3600:
-                raise ValueError
-            return 0, seconds
-        iterations = int(t)
-        if not 1 <= iterations <= 10_000_000:
-            raise ValueError
-        return iterations, 0.0
-    except ValueError:
-        raise RulesError(
-            f"--budget {text!r}: give iterations per decision (1 to 10000000, e.g. 200) "
-            "or seconds per decision (e.g. 0.5s)"
-        ) from None
+from rules_dsl.errors import RulesError
 
 
 def parse_bots(text: str, players: int) -> list[str]:
-    names = [n.strip() for n in text.split(",")]
-    for n in names:
-        if n not in BOT_NAMES:
-            hint = suggest(n, BOT_NAMES)
-            raise RulesError(f"unknown bot {n!r} (known: {', '.join(BOT_NAMES)})" + (f" ({hint})" if hint else ""))
-    if len(names) == 1:
-        return names * players
-    if len(names) != players:
-        raise RulesError(
-            f"--bots names {len(names)} bots for {players} players: give one bot per seat, or one bot for all"
-        )
-    return names
+    """A `--bots` line-up as one spec text per seat (checked: names, options, values)."""
+    return [s.text for s in parse_lineup(text, players)]
 
 
-def make_bot(name: str, engine: Engine, seed: int, budget: str = "200") -> Bot:
+def make_bot(name: str | BotSpec, engine: Engine, seed: int, budget: str = "200") -> Bot:
+    """The bot a spec names (`bots.spec`); `budget` is a search bot's when the spec gives none."""
     from rules_dsl.bots.greedy import GreedyBot
     from rules_dsl.bots.ismcts import CONFIGS, ISMCTSBot
     from rules_dsl.bots.random_bot import RandomBot
 
-    if name == "random":
+    spec = name if isinstance(name, BotSpec) else parse_bot(name)
+    settings = spec.values()
+    if spec.name == "random":
         return RandomBot(seed)
-    if name == "greedy":
-        return GreedyBot(engine, seed)
-    if name in CONFIGS:
-        iterations, seconds = parse_budget(budget)
-        return ISMCTSBot(engine, seed, iterations=iterations, seconds=seconds, config=CONFIGS[name], name=name)
-    raise RulesError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+    if spec.name == "greedy":
+        return GreedyBot(engine, seed, **settings)  # type: ignore[arg-type]
+    if spec.name in CONFIGS:
+        iterations, seconds = parse_budget(spec.get("budget") or budget)
+        config = attrs.evolve(CONFIGS[spec.name], **settings)  # type: ignore[arg-type]
+        return ISMCTSBot(engine, seed, iterations=iterations, seconds=seconds, config=config, name=spec.name)
+    raise RulesError(f"unknown bot {spec.name!r} (known: {', '.join(BOT_NAMES)})")
 
 
-__all__ = ["BOT_NAMES", "SEARCH_BOTS", "Bot", "Turn", "make_bot", "parse_bots", "parse_budget"]
+__all__ = [
+    "BOT_NAMES",
+    "SEARCH_BOTS",
+    "Bot",
+    "BotSpec",
+    "Turn",
+    "make_bot",
+    "parse_bot",
+    "parse_bots",
+    "parse_budget",
+    "parse_lineup",
+]

@@ -53,7 +53,7 @@ from collections.abc import Sequence
 import attrs
 
 from rules_dsl.bots.base import Turn
-from rules_dsl.bots.evaluate import evaluator
+from rules_dsl.bots.evaluate import evaluator, value_of
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -77,6 +77,7 @@ class Config:
     prior_follow_ups: int = 6  # the follow-up decisions the greedy move answers before it is judged
     prior_worlds: int = 1  # sampled states the prior's greedy moves are judged in (their mean)
     opponents: int = 0  # other seats' decisions answered greedily in an iteration (no nodes); 0: all are nodes
+    opponents_from: int = 2  # `opponents` applies in games of at least this many players
 
 
 CONFIGS = {
@@ -122,6 +123,7 @@ class ISMCTSBot:
         self.seconds = seconds
         self.config = config or CONFIGS["ismcts"]
         self.leads = evaluator(engine.rules, name, weights)
+        self.values = value_of(engine.rules, name, weights)
         # MAST: (seat, option id) -> [reward sum, count], kept over the whole game (a search
         # learns what options tend to lead to; the next decision starts from that)
         self.mast: dict[tuple[int, str], list[float]] = {}
@@ -196,6 +198,7 @@ class ISMCTSBot:
         played: list[tuple[int, str]] = []  # (seat, option) of the whole iteration, for MAST
         node = root
         answered = 0  # other seats' decisions answered greedily (cfg.opponents)
+        model_opponents = cfg.opponents if st.players >= cfg.opponents_from else 0
         while st.pending is not None:
             d = st.pending
             options = d.options
@@ -203,10 +206,10 @@ class ISMCTSBot:
             if cfg.skip_forced and len(options) == 1:  # a forced step: no node (the tree keys on choices)
                 apply(st, options[0])
                 continue
-            if cfg.opponents and seat != me:
+            if model_opponents and seat != me:
                 # an opponent plays as greedy would (a model of the other seats, not a tree of
                 # their choices); past the bound the iteration stops here and is judged
-                if answered >= cfg.opponents:
+                if answered >= model_opponents:
                     break
                 apply(st, self._greedy(st, seat))
                 answered += 1
@@ -310,6 +313,14 @@ class ISMCTSBot:
             return [1.0 / len(st.winners) if p in st.winners else 0.0 for p in range(st.players)]
         if self.config.reward == "tanh":
             return [0.5 + 0.5 * math.tanh(lead / self.config.scale) for lead in self.leads(st)]
+        if self.config.reward == "pairwise" and st.players > 2:
+            # each seat's mean chance of finishing ahead of each other seat (max-n with the
+            # league's pairwise measure): a seat behind the leader still sees what gains on
+            # the others, where the logistic of its lead over the best is flat near 0.
+            # With 2 players it is the logistic of the lead (below), to the bit.
+            values = self.values(st)
+            n = len(values) - 1
+            return [sum(_logistic(v - w) for j, w in enumerate(values) if j != i) / n for i, v in enumerate(values)]
         return [_logistic(lead) for lead in self.leads(st)]
 
 
