@@ -420,7 +420,8 @@ def command(args: Any) -> int:
     for r in failures:
         terminal.echo(f"game seed {r['seed']} failed after {len(r['log'])} decisions: {r['error']}", stderr=True)
     subjects = list(dict.fromkeys((a.kind, a.subject) for a in arms))
-    rows = [impact(games, kind, subject) for kind, subject in subjects]
+    wanted = set(seeds)  # a resumed file may hold more seeds: they stay in it, out of these figures
+    rows = [impact([g for g in games if g["seed"] in wanted], kind, subject) for kind, subject in subjects]
     seconds = time.perf_counter() - start
     data = {
         "pack": args.pack,
