@@ -42,7 +42,8 @@ def test_the_steered_seat_takes_or_leaves_the_card_and_rotates(tmp_path: Path, c
     assert row["take"]["offered"] == take_offers and row["never_offered"] is False
     wins = sum(1 / len(r["winners"]) for r in records[:2] if r["experiment"]["seat"] in r["winners"])
     assert row["take"]["wins"] == wins
-    diffs = [records[i]["scores"][records[i]["experiment"]["seat"]] - records[i + 2]["scores"][records[i + 2]["experiment"]["seat"]] for i in (0, 1)]  # fmt: skip
+    score = [r["scores"][r["experiment"]["seat"]] for r in records]
+    diffs = [score[0] - score[2], score[1] - score[3]]
     assert row["score_difference"]["diff"] == sum(diffs) / 2
     # the report reads the same figures
     figs = report.build([str(out)], tmp_path / "report")
