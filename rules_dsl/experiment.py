@@ -32,7 +32,7 @@ from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError, suggest
 from rules_dsl.simulate import Batch, Writer, map_dask, map_local, play_game, progress_bar
 
-ARMS = {"card": ("take", "leave"), "policy": ("policy", "plain")}
+ARMS = {"card": ("take", "leave"), "policy": ("policy", "plain"), "baseline": ("plain",)}
 MAX_GAMES = 1_000_000  # all arms of all subjects together
 MAX_POLICY = 2000  # characters of one policy's text
 
@@ -197,7 +197,7 @@ def subjects_of(games: list[dict[str, Any]]) -> list[tuple[str, str]]:
     seen: dict[tuple[str, str], None] = {}
     for g in games:
         e = g.get("experiment")
-        if isinstance(e, dict) and e.get("kind") in ARMS and isinstance(e.get("subject"), str):
+        if isinstance(e, dict) and e.get("kind") in ("card", "policy") and isinstance(e.get("subject"), str):
             seen[(e["kind"], e["subject"])] = None
     return list(seen)
 
@@ -340,6 +340,10 @@ def _resume(path: Path, arms: list[Arm], batch: Batch) -> list[dict[str, Any]]:
                 f"{path} holds games of other settings (pack {r['pack']}, {r['players']} players, bots "
                 f"{','.join(r.get('lineup', r['bots']))}): resume with the same options, or write to another --out"
             )
+        if r["experiment"]["kind"] == "baseline":
+            if arms[0].kind == "card" and arms[0].policy is None:
+                kept.append(r)  # the unsteered game of its seed
+            continue
         arm = keys.get(_key(r))
         if arm is not None and r["experiment"]["policy"] == arm.tag(0)["policy"]:
             kept.append(r)
@@ -379,7 +383,10 @@ def command(args: Any) -> int:
 
     def position(r: dict[str, Any]) -> tuple[int, int]:
         e = r["experiment"]
-        return (order.get((e["kind"], e["subject"], e["arm"]), len(order)), r["seed"])
+        return (
+            order.get((e["kind"], e["subject"], e["arm"]), -1 if e["kind"] == "baseline" else len(order)),
+            r["seed"],
+        )
 
     writer = None
     done: set[tuple[tuple[str, str, str], int]] = set()
@@ -393,27 +400,61 @@ def command(args: Any) -> int:
             writer = Writer(out, kept, position)
         except OSError as exc:
             raise RulesError(f"cannot write {out}: {exc.strerror or exc}") from None
-    jobs = [(a, s) for a in arms for s in seeds if (a.key(), s) not in done]
     games = list(writer.records) if writer is not None else []
     failures: list[dict[str, Any]] = []
     start = time.perf_counter()
-    try:
+    played = 0
+
+    def play(jobs: list[tuple[Arm, int]], label: str) -> list[dict[str, Any]]:
         source = (
             map_dask(_job, jobs, args.scheduler, args.processes)
             if args.backend == "dask"
             else map_local(_job, jobs, args.processes)
         )
-        with progress_bar(not args.quiet and not args.json, "experimenting") as bar:
+        new = []
+        with progress_bar(not args.quiet and not args.json and bool(jobs), label) as bar:
             task = bar.add_task("games", total=len(jobs), rate="-")
+            began = time.perf_counter()
             for finished, r in enumerate(source, 1):
                 if "error" in r:
                     failures.append(r)
                 else:
-                    games.append(r)
-                    if writer is not None:
-                        writer.add(r)
-                elapsed = time.perf_counter() - start
+                    new.append(r)
+                    add(r)
+                elapsed = time.perf_counter() - began
                 bar.update(task, advance=1, rate=f"{finished / elapsed:.1f}" if elapsed > 0 else "-")
+        return new
+
+    def add(r: dict[str, Any]) -> None:
+        games.append(r)
+        if writer is not None:
+            writer.add(r)
+
+    try:
+        if arms[0].kind == "card" and arms[0].policy is None:
+            # A steered seat never offered its card plays exactly the game of its bot alone (the
+            # steering only ever removes options naming the card), so each seed is first played
+            # once unsteered, and both arms of a card are played only where that game offered
+            # the card to the steered seat; elsewhere they are that game, recorded under the arm.
+            base = Arm(batch, "baseline", "", "plain")
+            have = {r["seed"]: r for r in games if r["experiment"]["kind"] == "baseline"}
+            new = play([(base, s) for s in seeds if s not in have], "unsteered games")
+            played += len(new)
+            have.update({r["seed"]: r for r in new})
+            jobs = []
+            for a in arms:
+                for seed in seeds:
+                    if (a.key(), seed) in done or seed not in have:
+                        continue
+                    plain = have[seed]
+                    seat = plain["experiment"]["seat"]
+                    if plain["choices"]["offered"][seat].get(a.subject, 0):
+                        jobs.append((a, seed))
+                    else:
+                        add({**plain, "experiment": {**a.tag(seat), "unsteered": True}})
+        else:
+            jobs = [(a, s) for a in arms for s in seeds if (a.key(), s) not in done]
+        played += len(play(jobs, "experimenting"))
     finally:
         if writer is not None:
             writer.close()
@@ -422,6 +463,7 @@ def command(args: Any) -> int:
     subjects = list(dict.fromkeys((a.kind, a.subject) for a in arms))
     wanted = set(seeds)  # a resumed file may hold more seeds: they stay in it, out of these figures
     rows = [impact([g for g in games if g["seed"] in wanted], kind, subject) for kind, subject in subjects]
+    unsteered = sum(1 for g in games if g["seed"] in wanted and g["experiment"].get("unsteered"))
     seconds = time.perf_counter() - start
     data = {
         "pack": args.pack,
@@ -432,6 +474,8 @@ def command(args: Any) -> int:
         "policy": arms[0].tag(0)["policy"] if args.cards else None,
         "subjects": rows,
         "failed_games": [r["seed"] for r in failures],
+        "games_played": played,
+        "arm_games_unsteered": unsteered,
         "seconds": seconds,
     }
     if args.json:
@@ -449,7 +493,10 @@ def command(args: Any) -> int:
         [table_row(r) for r in rows],
         ("bold cyan",),
     )
-    terminal.say(f"{len(jobs)} games played in {seconds:.0f} s")
+    terminal.say(
+        f"{played} games played in {seconds:.0f} s; {unsteered} arm games were the unsteered game of their seed "
+        "(the card never offered to the steered seat)"
+    )
     return 1 if failures else 0
 
 

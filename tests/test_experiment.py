@@ -8,6 +8,7 @@ from pathlib import Path
 from test_cli import Capsys, run
 
 from rules_dsl import report
+from rules_dsl.engine import pack_paths
 
 ARGS = ["experiment", "--pack", "microcosm", "--bots", "greedy", "--quiet"]
 CARD = "research-globe"
@@ -23,8 +24,10 @@ def test_the_steered_seat_takes_or_leaves_the_card_and_rotates(tmp_path: Path, c
     assert code == 0, err
     records = _records(out)
     assert [(r["experiment"]["arm"], r["seed"]) for r in records] == [
-        ("take", 1), ("take", 2), ("leave", 1), ("leave", 2),
+        ("plain", 1), ("plain", 2), ("take", 1), ("take", 2), ("leave", 1), ("leave", 2),
     ]  # fmt: skip
+    assert records[0]["experiment"]["kind"] == "baseline"  # each seed unsteered first
+    records = records[2:]
     for r in records:
         seat = r["experiment"]["seat"]
         assert seat == r["seed"] % 2
@@ -50,6 +53,24 @@ def test_the_steered_seat_takes_or_leaves_the_card_and_rotates(tmp_path: Path, c
     assert figs["impact"][0]["take"] == row["take"] and figs["impact"][0]["score_difference"] == row["score_difference"]
     assert "Card impact (experiments)" in (tmp_path / "report" / "index.html").read_text()
     assert (tmp_path / "report" / "card-impact.png").exists()
+
+
+def test_an_arm_never_offered_its_card_is_the_unsteered_game(tmp_path: Path, capsys: Capsys) -> None:
+    """Both arms of a seed whose unsteered game never offered the card to the steered seat
+    are recorded as that game, not played: playing them gives the same game."""
+    from rules_dsl.experiment import Arm, play_arm
+    from rules_dsl.simulate import Batch
+
+    out = tmp_path / "e.jsonl"
+    # greedy never researches in the base game: a technology is never offered to it
+    assert run(capsys, *ARGS, "improved-survey-st", "--pack", "base", "--games", "2", "--out", str(out))[0] == 0
+    copies = [r for r in _records(out) if r["experiment"].get("unsteered")]
+    assert len(copies) == 4
+    batch = Batch(tuple(pack_paths("base")), "base", 2, None, ("greedy", "greedy"))
+    for r in copies:
+        e = r["experiment"]
+        played = play_arm(Arm(batch, "card", e["subject"], e["arm"]), r["seed"])
+        assert {**played, "experiment": None} == {**r, "experiment": None}
 
 
 def test_an_interrupted_run_resumes_to_the_same_file(tmp_path: Path, capsys: Capsys) -> None:

@@ -208,7 +208,7 @@ def test_pairwise_rewards_are_the_logistic_of_the_lead_with_two_players() -> Non
         rng = random.Random(1)
         for _ in range(40):  # a position where the seats' values differ
             engine.apply(st, st.pending.options[rng.randrange(len(st.pending.options))])  # type: ignore[union-attr]
-        plain = ISMCTSBot(engine, 1, config=CONFIGS["ismcts"])
+        plain = ISMCTSBot(engine, 1, config=attrs.evolve(CONFIGS["ismcts"], reward="logistic"))
         pairwise = ISMCTSBot(engine, 1, config=attrs.evolve(CONFIGS["ismcts"], reward="pairwise"))
         assert (plain._rewards(st) == pairwise._rewards(st)) is same
         values = pairwise.values(st)
