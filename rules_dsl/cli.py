@@ -381,6 +381,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_league_parser(sub)
 
+    from rules_dsl.experiment import add_parser as add_experiment_parser
+
+    add_experiment_parser(sub)
+
     from rules_dsl.tune import add_parser as add_tune_parser
 
     add_tune_parser(sub)

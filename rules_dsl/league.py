@@ -16,7 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from rules_dsl.errors import RulesError, suggest
+from rules_dsl.errors import RulesError
 
 MISSING = "rules-dsl league needs openskill and statsmodels: pip install 'rules-dsl[league]'"
 MAX_GAMES = 1_000_000  # all line-ups together
@@ -184,7 +184,8 @@ def add_parser(sub: Any) -> None:
         "bots",
         nargs="+",
         metavar="BOT",
-        help=f"two or more of: {', '.join(BOT_NAMES)}, or your agents as MODULE:CALLABLE (docs/ai.md)",
+        help=f"two or more of: {', '.join(BOT_NAMES)}, each with options as NAME:key=value,... "
+        "(ismcts:budget=0.05s,opponents=12), or your agents as MODULE:CALLABLE (docs/ai.md)",
     )
     p.add_argument("--pack", default="base", help=PACK_HELP).complete = PACK_COMPLETE
     p.add_argument("--players", type=terminal.whole_number(2), default=2, help="players per game (default: 2)")
@@ -197,7 +198,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of each line-up's first game (default: 1)")
     p.add_argument("--variant", action="append", metavar="NAME", help="a pack variant; repeat for several")
     p.add_argument("--scenario", action="append", metavar="NAME", help="a scenario card of the pack, by name")
-    p.add_argument("--budget", default="200", help="ismcts thinking per decision: 200 or 0.5s (default: 200)")
+    p.add_argument(
+        "--budget",
+        default="200",
+        help="ismcts thinking per decision unless a bot gives budget=: 200 or 0.5s (default: 200)",
+    )
     p.add_argument("--processes", type=terminal.whole_number(1), default=1, help="worker processes (default: 1)")
     p.add_argument("--out", metavar="FILE", help="also write every game (JSON lines, for rules-dsl report)")
     p.add_argument("--json", action="store_true", help="print the league as JSON")
@@ -210,16 +215,23 @@ def _lineups(n: int) -> str:
 
 
 def check_bots(names: list[str]) -> list[str]:
-    from rules_dsl.bots import BOT_NAMES
+    """Each bot's spec checked (bots/spec.py) and written the one way: `NAME[:key=value,...]`;
+    an agent (`MODULE:CALLABLE`, bots/agents.py) must load."""
+    from rules_dsl.bots import BOT_NAMES, parse_bot
     from rules_dsl.bots.agents import is_agent, load_agent
     from rules_dsl.terminal import UsageError
 
-    for n in names:
-        if is_agent(n):
-            load_agent(n)  # one that does not load: a clear error before any game
-        elif n not in BOT_NAMES:
-            hint = suggest(n, BOT_NAMES)
-            raise UsageError(f"unknown bot {n!r} (known: {', '.join(BOT_NAMES)})" + (f" ({hint})" if hint else ""))
+    try:
+        checked = []
+        for n in names:
+            if is_agent(n):
+                load_agent(n)  # one that does not load: a clear error before any game
+                checked.append(n)
+            else:
+                checked.append(parse_bot(n).text)
+        names = checked
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
     for n in names:
         if names.count(n) > 1:
             raise UsageError(f"bot {n!r} is named {names.count(n)} times: name each bot once")
@@ -233,7 +245,7 @@ def check_bots(names: list[str]) -> list[str]:
 
 def command(args: Any) -> int:
     from rules_dsl import terminal
-    from rules_dsl.bots import SEARCH_BOTS, make_bot, parse_budget
+    from rules_dsl.bots import make_bot, parse_budget, searches
     from rules_dsl.engine import Engine, pack_paths
     from rules_dsl.simulate import Batch, Writer, simulate, write_replay
     from rules_dsl.terminal import UsageError
@@ -246,7 +258,7 @@ def command(args: Any) -> int:
         import statsmodels  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as exc:
         raise RulesError(f"{MISSING} ({exc.name} is missing)") from None
-    if set(bots) & set(SEARCH_BOTS):
+    if any(searches(b) for b in bots):
         try:
             parse_budget(args.budget)
         except RulesError as exc:

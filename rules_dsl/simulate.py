@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from rules_dsl import chosen, files, results, trajectories
-from rules_dsl.bots import Turn, make_bot
+from rules_dsl.bots import Bot, Turn, make_bot
 from rules_dsl.bots.agents import AgentFault
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
@@ -82,12 +82,13 @@ def seat_orders(lineup: tuple[str, ...]) -> list[tuple[int, ...]]:
     return out
 
 
-def play_game(engine: Engine, batch: Batch, seed: int) -> dict[str, Any]:
-    """One game as a results record; an error in the rules gives a record with `error` and the log."""
+def play_game(engine: Engine, batch: Batch, seed: int, players: list[Bot] | None = None) -> dict[str, Any]:
+    """One game as a results record; an error in the rules gives a record with `error` and the log.
+    `players`: the bots of each seat, when the caller made them (an experiment's steered seat)."""
     variants = None if batch.variants is None else list(batch.variants)
     order = batch.seating(seed)
     seated = [batch.bots[i] for i in order]
-    bots = [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(seated)]
+    bots = players or [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(seated)]
     log: list[str] = []
     forfeit: dict[str, Any] | None = None
     try:
@@ -176,18 +177,31 @@ def _pool_job(args: tuple[Batch, int]) -> dict[str, Any]:
 
 def run_local(batch: Batch, seeds: list[int], processes: int) -> Iterator[dict[str, Any]]:
     """In this process, or a pool of processes; results as games finish."""
-    if processes <= 1 or len(seeds) <= 1:
-        for s in seeds:
-            yield play_seed(batch, s)
+    return map_local(_pool_job, [(batch, s) for s in seeds], processes)
+
+
+def map_local(job: Callable[[Any], dict[str, Any]], args: list[Any], processes: int) -> Iterator[dict[str, Any]]:
+    """`job` (a module-level function) of each argument, here or in a pool; results as they finish."""
+    if processes <= 1 or len(args) <= 1:
+        for a in args:
+            yield job(a)
         return
     ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-    chunk = max(1, min(20, len(seeds) // (processes * 8) or 1))
+    chunk = max(1, min(20, len(args) // (processes * 8) or 1))
     with ctx.Pool(processes) as pool:
-        yield from pool.imap_unordered(_pool_job, [(batch, s) for s in seeds], chunksize=chunk)
+        yield from pool.imap_unordered(job, args, chunksize=chunk)
 
 
 def run_dask(batch: Batch, seeds: list[int], scheduler: str | None, processes: int) -> Iterator[dict[str, Any]]:
     """On a dask cluster (`scheduler` address), or a local one of `processes` workers."""
+    return map_dask(_pool_job, [(batch, s) for s in seeds], scheduler, processes)
+
+
+def map_dask(
+    job: Callable[[Any], dict[str, Any]], args: list[Any], scheduler: str | None, processes: int
+) -> Iterator[dict[str, Any]]:
+    """`job` of each argument on a dask cluster (`scheduler` address), or a local one of
+    `processes` workers; results as they finish."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -207,7 +221,7 @@ def run_dask(batch: Batch, seeds: list[int], scheduler: str | None, processes: i
             )
             client = Client(cluster)  # type: ignore[no-untyped-call]
         with client:
-            futures = client.map(play_seed, [batch] * len(seeds), seeds, pure=False)
+            futures = client.map(job, args, pure=False)
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield future.result()
     finally:
@@ -221,8 +235,11 @@ class Writer:
     finished game), then rewrites the file in seed order, so the bytes do not depend on
     the number of workers."""
 
-    def __init__(self, path: Path, keep: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, path: Path, keep: list[dict[str, Any]], order: Callable[[dict[str, Any]], Any] = lambda r: r["seed"]
+    ) -> None:
         self.path = path
+        self.order = order
         self.records = list(keep)
         self.handle = path.open("w", encoding="utf-8")
         for r in keep:
@@ -237,7 +254,7 @@ class Writer:
     def close(self) -> None:
         self.handle.close()
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text("".join(results.dumps(r) + "\n" for r in sorted(self.records, key=lambda r: r["seed"])))
+        tmp.write_text("".join(results.dumps(r) + "\n" for r in sorted(self.records, key=self.order)))
         tmp.replace(self.path)
 
 
@@ -424,13 +441,13 @@ def summary_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 # ---- the whole run ----------------------------------------------------------------
-def progress_bar(enabled: bool) -> Any:
+def progress_bar(enabled: bool, label: str = "simulating") -> Any:
     """A rich progress bar on stderr: games done, games/s, time left."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     return Progress(
-        TextColumn("simulating"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]} games/s"),
@@ -496,13 +513,15 @@ def add_arguments(p: Any) -> None:
         "--bots",
         default="random",
         metavar="BOT,...",
-        help=f"one bot per seat, or one for all: {', '.join(BOT_NAMES)}, or your agent MODULE:CALLABLE "
-        "(docs/ai.md) (default: random)",
+        help=f"one bot per seat, or one for all: {', '.join(BOT_NAMES)}, each with options as "
+        "NAME:key=value,... (ismcts:budget=200,opponents=12; docs/balance.md#bots), or your agent "
+        "MODULE:CALLABLE (docs/ai.md) (default: random)",
     )
     p.add_argument(
         "--budget",
         default="200",
-        help="ismcts thinking per decision: iterations (200, reproducible) or seconds (0.5s) (default: 200)",
+        help="ismcts thinking per decision, unless a bot's spec gives budget=: iterations (200, reproducible) "
+        "or seconds (0.5s) (default: 200)",
     )
     p.add_argument(
         "--processes",
@@ -554,7 +573,7 @@ def command(args: Any) -> int:
     import json
 
     from rules_dsl import terminal
-    from rules_dsl.bots import SEARCH_BOTS, parse_bots, parse_budget
+    from rules_dsl.bots import parse_bots, parse_budget, searches
     from rules_dsl.engine import pack_paths
 
     if args.games > 10_000_000:  # the least (1) is checked by argparse
@@ -569,8 +588,8 @@ def command(args: Any) -> int:
     engine = Engine.load(paths)  # pack problems before any worker starts
     rules = engine.rules
     terminal.check_players(rules.name, rules.min_players, rules.max_players, args.players)
-    bots = parse_bots(args.bots, args.players)
-    if set(bots) & set(SEARCH_BOTS):
+    bots = parse_bots(args.bots, args.players)  # every bot's options checked (bots/spec.py)
+    if any(searches(b) for b in bots):
         parse_budget(args.budget)
     picked = terminal.with_scenarios(rules, args.scenario, args.variant)
     variants = None if picked is None else tuple(picked)

@@ -3,6 +3,9 @@ every built-in pack through the one decision API, the same game for the same see
 
 from __future__ import annotations
 
+import math
+
+import attrs
 import pytest
 
 from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS, Turn, make_bot
@@ -192,3 +195,25 @@ def test_the_prior_judged_in_several_worlds_is_the_mean_of_each_worlds_greedy_mo
     for option, child in root.children.items():
         assert child.visits == config.prior
         assert child.reward / child.visits == pytest.approx(means[option])
+
+
+def test_pairwise_rewards_are_the_logistic_of_the_lead_with_two_players() -> None:
+    """`reward=pairwise` (each seat's mean chance of finishing ahead of each other seat)
+    changes nothing in 2-player games, to the bit, and differs with more players."""
+    import random
+
+    for players, same in ((2, True), (4, False)):
+        engine = Engine.for_pack("base")
+        st = engine.new_game(players, 3)
+        rng = random.Random(1)
+        for _ in range(40):  # a position where the seats' values differ
+            engine.apply(st, st.pending.options[rng.randrange(len(st.pending.options))])  # type: ignore[union-attr]
+        plain = ISMCTSBot(engine, 1, config=attrs.evolve(CONFIGS["ismcts"], reward="logistic"))
+        pairwise = ISMCTSBot(engine, 1, config=attrs.evolve(CONFIGS["ismcts"], reward="pairwise"))
+        assert (plain._rewards(st) == pairwise._rewards(st)) is same
+        values = pairwise.values(st)
+        mean_ahead = [
+            sum(1 / (1 + math.exp(w - v)) for j, w in enumerate(values) if j != i) / (players - 1)
+            for i, v in enumerate(values)
+        ]
+        assert pairwise._rewards(st) == pytest.approx(mean_ahead)

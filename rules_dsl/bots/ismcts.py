@@ -33,12 +33,19 @@ Two configurations (`make_bot` names them):
   not beat 1 against `ismcts-ucb` at equal CPU: docs/balance.md).
   `finish_move` (not the default): at a leaf, the last chooser answers its own follow-up
   questions greedily first, so the evaluation sees a whole move.
-  `opponents` (not the default): the other seats' decisions in an iteration are answered
-  greedily (one step ahead, by the evaluation) instead of being tree nodes, at most that
-  many per iteration (past them the iteration stops and is judged): the tree holds only
-  the bot's own choices, against opponents modelled as the greedy bot. At equal CPU it
-  loses to the default in 2-player games and is stronger with 4 players only with more
-  CPU than the default spends (docs/balance.md), so it stays off.
+  `opponents` (12, in games of `opponents_from` = 3 players or more): the other seats'
+  decisions in an iteration are answered greedily (one step ahead, by the evaluation)
+  instead of being tree nodes, at most that many per iteration (past them the iteration
+  stops and is judged): the tree holds only the bot's own choices, against opponents
+  modelled as the greedy bot. An iteration then counts as the positions it judged (one,
+  plus `ANSWER_COST` for each option a greedy answer weighed), so a budget of iterations
+  costs about the CPU it costs with 2 players. At equal CPU it loses to the plain search in 2-player games
+  (docs/balance.md), hence `opponents_from`.
+  `reward` `pairwise` (the default; it matters with 3 players or more): a seat's reward is
+  its mean chance (the logistic of the difference of values) of finishing ahead of each
+  other seat, max-n style, instead of the logistic of its lead over the best other seat,
+  which is flat near 0 for a seat behind the leader whatever it does. With 2 players the
+  two are the same number.
 - `ismcts-ucb` (the bot before issue 22): UCB1 with uniformly random playouts of 20
   decisions, scored by `0.5 + 0.5 tanh(lead / 4)`, a new tree every decision.
 """
@@ -53,9 +60,14 @@ from collections.abc import Sequence
 import attrs
 
 from rules_dsl.bots.base import Turn
-from rules_dsl.bots.evaluate import evaluator
+from rules_dsl.bots.evaluate import evaluator, value_of
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
+
+# What one option weighed by an opponent's greedy answer costs, in tree iterations: a clone,
+# an apply and an evaluation of every seat (Escalation, 4 players: counting each as 1, a
+# budget of 200 cost 0.15 s of CPU per decision, against 0.04 s for 200 iterations with 2)
+ANSWER_COST = 4
 
 
 @attrs.frozen
@@ -77,10 +89,13 @@ class Config:
     prior_follow_ups: int = 6  # the follow-up decisions the greedy move answers before it is judged
     prior_worlds: int = 1  # sampled states the prior's greedy moves are judged in (their mean)
     opponents: int = 0  # other seats' decisions answered greedily in an iteration (no nodes); 0: all are nodes
+    opponents_from: int = 2  # `opponents` applies in games of at least this many players
 
 
 CONFIGS = {
-    "ismcts": Config(),
+    # with 3 players or more the other seats answer greedily and rewards are pairwise (the
+    # module's docstring); with 2 the search is as it was, to the bit
+    "ismcts": Config(opponents=12, opponents_from=3, reward="pairwise"),
     "ismcts-ucb": Config(
         rollout=20,
         exploration=0.7,
@@ -91,6 +106,7 @@ CONFIGS = {
         skip_forced=False,
         final="visits",
         prior=0,
+        opponents=0,
     ),
 }
 
@@ -122,6 +138,7 @@ class ISMCTSBot:
         self.seconds = seconds
         self.config = config or CONFIGS["ismcts"]
         self.leads = evaluator(engine.rules, name, weights)
+        self.values = value_of(engine.rules, name, weights)
         # MAST: (seat, option id) -> [reward sum, count], kept over the whole game (a search
         # learns what options tend to lead to; the next decision starts from that)
         self.mast: dict[tuple[int, str], list[float]] = {}
@@ -137,8 +154,10 @@ class ISMCTSBot:
             self._prior(root, turn)
         done = 0
         while (done < self.iterations) if budget_end == 0.0 else (done == 0 or time.process_time() < budget_end):
-            self._iterate(root, turn.sample(self.rng), turn.player)
-            done += 1
+            # an iteration counts the positions it judged: one, plus ANSWER_COST for each option
+            # of the other seats' greedy answers (`opponents`), so that a budget of iterations
+            # costs about the same CPU with the opponents modelled as without
+            done += self._iterate(root, turn.sample(self.rng), turn.player)
         # the most visited option (ties: the first in option order, which is stable)
         if self.config.final == "mean":
             # the best mean reward among the options visited at least half as often as the most
@@ -187,7 +206,8 @@ class ISMCTSBot:
             child.available += self.config.prior
             child.reward += self.config.prior * value / len(worlds)
 
-    def _iterate(self, root: _Node, st: GameState, me: int) -> None:
+    def _iterate(self, root: _Node, st: GameState, me: int) -> int:
+        """One iteration; returns the positions judged (1, plus the opponents' answers' options)."""
         apply = self.engine.apply_fast  # on a throw-away copy: no undo needed
         rng = self.rng
         cfg = self.config
@@ -196,6 +216,8 @@ class ISMCTSBot:
         played: list[tuple[int, str]] = []  # (seat, option) of the whole iteration, for MAST
         node = root
         answered = 0  # other seats' decisions answered greedily (cfg.opponents)
+        model_opponents = cfg.opponents if st.players >= cfg.opponents_from else 0
+        judged = 1
         while st.pending is not None:
             d = st.pending
             options = d.options
@@ -203,13 +225,14 @@ class ISMCTSBot:
             if cfg.skip_forced and len(options) == 1:  # a forced step: no node (the tree keys on choices)
                 apply(st, options[0])
                 continue
-            if cfg.opponents and seat != me:
+            if model_opponents and seat != me:
                 # an opponent plays as greedy would (a model of the other seats, not a tree of
                 # their choices); past the bound the iteration stops here and is judged
-                if answered >= cfg.opponents:
+                if answered >= model_opponents:
                     break
                 apply(st, self._greedy(st, seat))
                 answered += 1
+                judged += ANSWER_COST * len(options)
                 continue
             untried = [o for o in options if o not in node.children]
             if untried:
@@ -278,6 +301,7 @@ class ISMCTSBot:
                 else:
                     entry[0] += rewards[seat]
                     entry[1] += 1.0
+        return judged
 
     def _finish(self, st: GameState, seat: int, most: int) -> None:
         """The seat that chose last answers its own follow-up questions greedily (the
@@ -312,6 +336,14 @@ class ISMCTSBot:
             return [1.0 / len(st.winners) if p in st.winners else 0.0 for p in range(st.players)]
         if self.config.reward == "tanh":
             return [0.5 + 0.5 * math.tanh(lead / self.config.scale) for lead in self.leads(st)]
+        if self.config.reward == "pairwise" and st.players > 2:
+            # each seat's mean chance of finishing ahead of each other seat (max-n with the
+            # league's pairwise measure): a seat behind the leader still sees what gains on
+            # the others, where the logistic of its lead over the best is flat near 0.
+            # With 2 players it is the logistic of the lead (below), to the bit.
+            values = self.values(st)
+            n = len(values) - 1
+            return [sum(_logistic(v - w) for j, w in enumerate(values) if j != i) / n for i, v in enumerate(values)]
         return [_logistic(lead) for lead in self.leads(st)]
 
 

@@ -4,6 +4,7 @@ all problems are collected and reported together."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -25,9 +26,10 @@ from rules_dsl.effects.base import Effect
 from rules_dsl.effects.control import Block, Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.watching import reads
-from rules_dsl.errors import suggest
+from rules_dsl.errors import RulesError, suggest
 from rules_dsl.packs.loader import Problems, find_pack_folders, load_pack
-from rules_dsl.packs.model import Loc, PackSource
+from rules_dsl.packs.model import Loc, Located, PackSource
+from rules_dsl.parser import parse
 from rules_dsl.rules import Rules
 
 # Re-exported: imported from here by the CLI, tests and tools.
@@ -104,6 +106,42 @@ def compile_sources(sources: list[PackSource]) -> Rules:
     problems.raise_if_any()
     assert rules is not None
     return rules
+
+
+def compile_with_expressions(paths: list[str], texts: dict[str, str]) -> tuple[Rules, dict[str, Any]]:
+    """Compile packs, and with them texts in the packs' words written elsewhere (a command
+    line's `--policy NAME=EXPR`): each an expression or, failing that, a condition, compiled
+    for the packs' vocabulary (`NumExpr` or `Cond`, evaluated for "you" against these rules).
+    A text that does not compile is a PackError at `NAME:1:col`. Not cached: the rules
+    and the texts are compiled together."""
+    problems = Problems()
+    sources = load_sources(paths, problems)
+    problems.raise_if_any()
+    builder = _Builder(sources, problems)
+    rules = builder.build()
+    problems.raise_if_any()
+    assert rules is not None
+    compiled: dict[str, Any] = {}
+    for name, text in texts.items():
+        where = Loc(name, 1, 1, 1, 1)
+        try:
+            parse(text, "expression")
+            start = "expression"
+        except RulesError:
+            try:
+                parse(text, "condition")
+                start = "condition"
+            except RulesError:
+                start = "expression"  # report the expression's error
+        tree = builder.parse_text(Located(text, where), start)
+        if tree is None:
+            continue
+        try:
+            compiled[name] = builder._sc.num(tree) if start == "expression" else builder._sc.cond(tree)
+        except CompileError as exc:
+            builder.report(exc, where)
+    problems.raise_if_any()
+    return rules, compiled
 
 
 class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackChecks):

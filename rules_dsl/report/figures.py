@@ -146,7 +146,18 @@ def compute(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> dict[s
         "confounded": confounded(games),
         "min_sample": min_sample,
         "picks": pick_rates(games, min_sample),
+        "impact": card_impact(games),
     }
+
+
+def card_impact(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`rules-dsl experiment` games: per card (or policy), the steered seat's win rate and
+    score in each arm, their differences with 95% intervals, and the card's natural pick
+    rate (the unsteered seats' decisions that offered it). Empty without experiment games."""
+    from rules_dsl.experiment import impact, subjects_of, well_formed
+
+    tagged = [g for g in games if well_formed(g)]
+    return [impact(tagged, kind, subject) for kind, subject in subjects_of(tagged)]
 
 
 # ---- trust: confounded seats, pick rates, comparisons ---------------------------------

@@ -96,6 +96,36 @@ def _pick_tables(rows: list[dict[str, Any]], min_sample: int) -> str:
     return "".join(out)
 
 
+def _impact_table(rows: list[dict[str, Any]]) -> str:
+    """`rules-dsl experiment` figures: per card, the steered seat taking it against leaving it."""
+    out = [
+        "<p>From <code>rules-dsl experiment</code> games: the same seeds played with one seat (rotated) "
+        "made to take the card whenever an option named it, and made to leave it (a policy: followed, "
+        "against the bot alone). Win difference: 95% Newcomb interval; score difference: the mean over "
+        "the paired seeds, 95% t interval. Natural pick rate: the other seats' decisions that offered "
+        "the card. Unlike the pick rates below, these do not depend on when a bot chooses to take a card.</p>"
+        "<table><tr><th>card or policy</th><th>arms</th><th>games</th><th>win rate</th><th>95% interval</th>"
+        "<th>other arm</th><th>win difference</th><th>95% interval</th><th>score difference</th>"
+        "<th>95% interval</th><th>offered / taken (steered seat)</th><th>natural pick rate</th><th>note</th></tr>"
+    ]
+    for r in rows:
+        a, b = r[r["treatment"]], r[r["control"]]
+        wd, sd, nat = r["win_difference"] or {}, r["score_difference"] or {}, r.get("natural") or {}
+        note = "never offered to the steered seat" if r.get("never_offered") else ""
+        cls = " class='weak'" if note else ""
+        out.append(
+            f"<tr{cls}><td>{html.escape(r['subject'])}</td><td>{r['treatment']} / {r['control']}</td>"
+            f"<td>{a['games']} / {b['games']}</td><td>{_pct(a['win_rate'])}</td>"
+            f"<td>{_pct(a['low'])} - {_pct(a['high'])}</td><td>{_pct(b['win_rate'])}</td>"
+            f"<td>{_pp(wd.get('diff'))}</td><td>{_pp(wd.get('low'))} - {_pp(wd.get('high'))}</td>"
+            f"<td>{_num(sd.get('diff'), True)}</td><td>{_num(sd.get('low'), True)} - {_num(sd.get('high'), True)}</td>"
+            f"<td>{a['offered']} / {a['taken']}</td>"
+            f"<td>{_pct(nat.get('pick_rate'))} ({nat.get('taken', '-')} of {nat.get('offered', '-')})</td>"
+            f"<td>{note}</td></tr>"
+        )
+    return "".join(out) + "</table>"
+
+
 def _warnings(texts: list[str]) -> str:
     return "".join(f"<p class='warning'>Warning: {html.escape(t)}</p>" for t in texts)
 
@@ -151,6 +181,9 @@ def _run(figs: dict[str, Any], images: list[tuple[str, str]], folder: Path, leve
     parts.append(f"<{h}>Cards</{h}>")
     for stat, rows in figs["cards"].items():
         parts.append(_card_table(stat, rows))
+    if figs.get("impact"):
+        parts.append(f"<{h}>Card impact (experiments)</{h}>")
+        parts.append(_impact_table(figs["impact"]))
     parts.append(f"<{h}>Pick rates, by bot</{h}>")
     if figs["confounded"]:
         parts.append(

@@ -91,6 +91,35 @@ def draw(figs: dict[str, Any], out: Path, prefix: str = "") -> list[tuple[str, s
     ax.set_title("How games ended")
     _save(fig, out, prefix + "end-triggers.png", images, "End triggers")
 
+    impact = [r for r in figs.get("impact", []) if r["win_difference"] is not None][:MAX_BARS]
+    if impact:
+        fig, ax = plt.subplots(figsize=(8, _height(len(impact))))
+        y = np.arange(len(impact))
+        diff = np.array([r["win_difference"]["diff"] for r in impact])
+        err = np.array(
+            [
+                [r["win_difference"]["diff"] - r["win_difference"]["low"] for r in impact],
+                [r["win_difference"]["high"] - r["win_difference"]["diff"] for r in impact],
+            ]
+        )
+        ax.barh(y, diff, xerr=err, capsize=3, color="#8172B3")
+        nat = [r.get("natural") or {} for r in impact]
+        ax.set_yticks(
+            y,
+            [
+                f"{r['subject']} (natural pick "
+                + ("-" if n.get("pick_rate") is None else f"{100 * n['pick_rate']:.0f}%")
+                + ")"
+                for r, n in zip(impact, nat, strict=True)
+            ],
+        )
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.invert_yaxis()
+        ax.set_xlim(-1, 1)
+        ax.set_xlabel("win rate taking it minus leaving it (95% interval)")
+        ax.set_title("Card impact (rules-dsl experiment)")
+        _save(fig, out, prefix + "card-impact.png", images, "Card impact: win rate taking minus leaving each card")
+
     for stat, rows in figs["cards"].items():
         if stat in figs["by_single_card"]:
             continue

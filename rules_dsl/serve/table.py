@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from rules_dsl import card_view, narrate
-from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS, Turn, make_bot, parse_budget
+from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS, BotSpec, Turn, make_bot, parse_bot, parse_budget
 from rules_dsl.engine import Engine, addressed_option
 from rules_dsl.errors import IllegalOption, RulesError, suggest
 from rules_dsl.packs.installed import installed_packs
@@ -243,11 +243,18 @@ class Table:
         if game is None or (d := self._bot_decision(game)) is None:
             return None
         seat = game.row.seats[d.player]
-        budget = self.cap.capped(seat.budget or "200") if seat.kind in SEARCH_BOTS else ""
+        # the seat's spec with its options (bots/spec.py), the budget within the server's cap
+        try:
+            spec = parse_bot(f"{seat.kind}:{seat.budget}" if seat.budget else seat.kind)
+        except RulesError as exc:  # checked when the game was made: a stored seat changed since
+            game.trouble = f"seat {d.player + 1} ({seat.kind}) could not move: {exc}"
+            return None
+        budget = self.cap.capped(spec.get("budget") or "200") if spec.name in SEARCH_BOTS else ""
+        spec = BotSpec(spec.name, tuple(kv for kv in spec.options if kv[0] != "budget"))
         # a fresh bot per decision, seeded by the game, the seat and the step: after a
         # restart the bots choose as they would have
         seed = game.row.seed * 1009 + d.player + 7919 * len(game.state.log)
-        return BotJob(game, len(game.state.log), game.state.clone(), seat.kind, budget, seed, d.player)
+        return BotJob(game, len(game.state.log), game.state.clone(), spec.text, budget, seed, d.player)
 
     def bot_finish(self, job: BotJob, option: str | None, failure: str) -> bool:
         """Apply and store the option a bot chose (or note why it could not choose). Called
@@ -522,26 +529,20 @@ def _text(request: dict[str, Any], key: str, default: str) -> str:
 
 
 def _seat(entry: Any, cap: BudgetCap) -> Seat:
-    """`"human"`, `"random"`, `"greedy"`, or a search bot (`"ismcts"`, `"ismcts:BUDGET"` with
-    BUDGET 200 or 0.5s, at most `cap`)."""
+    """`"human"`, or a bot spec (bots/spec.py): `"random"`, `"greedy"`, a search bot
+    (`"ismcts"`, `"ismcts:BUDGET"` with BUDGET 200 or 0.5s, `"ismcts:budget=0.5s,opponents=12"`),
+    its budget at most `cap`. The seat keeps the options' text as its `budget`."""
     if not isinstance(entry, str):
         raise Refused(400, f"a seat is 'human' or a bot name ({', '.join(BOT_NAMES)}), not {entry!r}")
-    kind, _, budget = entry.strip().partition(":")
-    if kind == "human":
+    if entry.strip() == "human":
         return Seat("human", secrets.token_urlsafe(18))
-    if kind not in BOT_NAMES:
-        raise Refused(400, f"unknown seat {entry!r}: 'human' or a bot name ({', '.join(BOT_NAMES)})")
-    if kind in SEARCH_BOTS:
-        budget = budget or "200"
-        try:
-            within = cap.check(budget)
-        except RulesError as exc:
-            raise Refused(400, f"seat {entry!r}: {exc}") from None
-        if not within:
-            raise Refused(400, f"seat {entry!r}: this server caps a bot's budget at {cap}")
-    elif budget:
-        raise Refused(400, f"seat {entry!r}: only {' and '.join(SEARCH_BOTS)} take a budget")
-    return Seat(kind, "", budget)
+    try:
+        spec = parse_bot(entry)
+    except RulesError as exc:
+        raise Refused(400, f"unknown seat {entry!r}: 'human' or a bot ({exc})") from None
+    if spec.name in SEARCH_BOTS and not cap.check(spec.get("budget") or "200"):
+        raise Refused(400, f"seat {entry!r}: this server caps a bot's budget at {cap}")
+    return Seat(spec.name, "", spec.text.partition(":")[2])
 
 
 def default_db() -> Path:

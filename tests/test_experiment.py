@@ -1,0 +1,113 @@
+"""rules-dsl experiment: a seat made to take a card against the same seat made to leave it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_cli import Capsys, run
+
+from rules_dsl import report
+from rules_dsl.engine import pack_paths
+
+ARGS = ["experiment", "--pack", "microcosm", "--bots", "greedy", "--quiet"]
+CARD = "research-globe"
+
+
+def _records(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_the_steered_seat_takes_or_leaves_the_card_and_rotates(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "e.jsonl"
+    code, text, err = run(capsys, *ARGS, CARD, "--games", "2", "--out", str(out), "--json")
+    assert code == 0, err
+    records = _records(out)
+    assert [(r["experiment"]["arm"], r["seed"]) for r in records] == [
+        ("plain", 1), ("plain", 2), ("take", 1), ("take", 2), ("leave", 1), ("leave", 2),
+    ]  # fmt: skip
+    assert records[0]["experiment"]["kind"] == "baseline"  # each seed unsteered first
+    records = records[2:]
+    for r in records:
+        seat = r["experiment"]["seat"]
+        assert seat == r["seed"] % 2
+        offered = r["choices"]["offered"][seat].get(CARD, 0)
+        taken = r["choices"]["taken"][seat].get(CARD, 0)
+        if r["experiment"]["arm"] == "take":
+            assert taken == offered  # every decision that offered it took it
+        else:
+            assert taken == 0 or taken < offered  # left whenever another option remained
+    take_offers = sum(r["choices"]["offered"][r["experiment"]["seat"]].get(CARD, 0) for r in records[:2])
+    assert take_offers > 0
+    data = json.loads(text)
+    (row,) = data["subjects"]
+    assert row["subject"] == CARD and row["take"]["games"] == 2 and row["leave"]["games"] == 2
+    assert row["take"]["offered"] == take_offers and row["never_offered"] is False
+    wins = sum(1 / len(r["winners"]) for r in records[:2] if r["experiment"]["seat"] in r["winners"])
+    assert row["take"]["wins"] == wins
+    score = [r["scores"][r["experiment"]["seat"]] for r in records]
+    diffs = [score[0] - score[2], score[1] - score[3]]
+    assert row["score_difference"]["diff"] == sum(diffs) / 2
+    # the report reads the same figures
+    figs = report.build([str(out)], tmp_path / "report")
+    assert figs["impact"][0]["take"] == row["take"] and figs["impact"][0]["score_difference"] == row["score_difference"]
+    assert "Card impact (experiments)" in (tmp_path / "report" / "index.html").read_text()
+    assert (tmp_path / "report" / "card-impact.png").exists()
+
+
+def test_an_arm_never_offered_its_card_is_the_unsteered_game(tmp_path: Path, capsys: Capsys) -> None:
+    """Both arms of a seed whose unsteered game never offered the card to the steered seat
+    are recorded as that game, not played: playing them gives the same game."""
+    from rules_dsl.experiment import Arm, play_arm
+    from rules_dsl.simulate import Batch
+
+    out = tmp_path / "e.jsonl"
+    # greedy never researches in the base game: a technology is never offered to it
+    assert run(capsys, *ARGS, "improved-survey-st", "--pack", "base", "--games", "2", "--out", str(out))[0] == 0
+    copies = [r for r in _records(out) if r["experiment"].get("unsteered")]
+    assert len(copies) == 4
+    batch = Batch(tuple(pack_paths("base")), "base", 2, None, ("greedy", "greedy"))
+    for r in copies:
+        e = r["experiment"]
+        played = play_arm(Arm(batch, "card", e["subject"], e["arm"]), r["seed"])
+        assert {**played, "experiment": None} == {**r, "experiment": None}
+
+
+def test_an_interrupted_run_resumes_to_the_same_file(tmp_path: Path, capsys: Capsys) -> None:
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    assert run(capsys, *ARGS, CARD, "--games", "3", "--out", str(whole))[0] == 0
+    assert run(capsys, *ARGS, CARD, "--games", "2", "--out", str(part))[0] == 0
+    lines = part.read_text().splitlines()
+    part.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])  # a line cut in the middle of writing
+    code, _, err = run(capsys, *ARGS, CARD, "--games", "3", "--out", str(part), "--resume")
+    assert code == 0, err
+    assert "resuming" in err and "3 games there" in err and f"{part}:4: skipped" in err
+    assert part.read_bytes() == whole.read_bytes()
+
+
+def test_a_policy_in_the_packs_words(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "p.jsonl"
+    code, text, err = run(
+        capsys, *ARGS, "--games", "2", "--out", str(out), "--json",
+        "--policy", "colonies=the number of cards in your colonies",
+    )  # fmt: skip
+    assert code == 0, err
+    arms = [(r["experiment"]["arm"], r["experiment"]["policy"]) for r in _records(out)]
+    assert arms == [("policy", "colonies=the number of cards in your colonies")] * 2 + [("plain", None)] * 2
+    (row,) = json.loads(text)["subjects"]
+    assert row["kind"] == "policy" and row["policy"]["games"] == 2
+
+
+def test_bad_input_is_an_error_before_any_game(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "never.jsonl"
+    cases = [
+        ([CARD.replace("globe", "glob")], "has no card 'research-glob' (did you mean 'research-globe'?)"),
+        (["--policy", "x=the numbr of cards"], "--policy x:1:"),
+        (["--policy", "nothing"], "--policy 'nothing': give NAME=EXPR"),
+        ([CARD, "--bots", "ismcts:oponents=3"], "(did you mean 'opponents'?)"),
+        ([], "name cards to test"),
+    ]
+    for argv, message in cases:
+        code, _, err = run(capsys, *ARGS, "--games", "1", "--out", str(out), *argv)
+        assert code != 0 and message in err, (argv, err)
+        assert not out.exists()
