@@ -94,6 +94,10 @@ class Describer:
         words = {self.words.get(t, t.lower()) for t in terminals}
         if before is not None and before.count("(") <= before.count(")"):
             words.discard("')'")
+        # `then:` ends only the choice of a `for each player at once:` (the grammar's LALR
+        # states share it with every statement; an `if`'s `then` follows its condition)
+        if before is not None and "at once" not in before and " if " not in f" {before}":
+            words.discard("then")
         first = [_PHRASES[w] for w in _PHRASES if w in words]
         if "plus" in words or "minus" in words:
             present = [w for w in _ARITHMETIC if w in words]
