@@ -276,9 +276,7 @@ def parse_policy(text: str) -> tuple[str, str]:
     name, eq, expr = text.partition("=")
     name, expr = name.strip(), expr.strip()
     if not eq or not name or not expr:
-        raise RulesError(
-            f"--policy {text!r}: give NAME=EXPR, e.g. --policy planets='the number of planets in your empire'"
-        )
+        raise RulesError(f"--policy {text!r}: give NAME=EXPR, e.g. --policy hoard='the number of cards in your hand'")
     if len(expr) > MAX_POLICY or len(name) > 100:
         raise RulesError(f"--policy {name!r}: at most 100 characters of name and {MAX_POLICY} of expression")
     return name, expr
@@ -299,7 +297,9 @@ def plan(args: Any, engine: Engine, batch: Batch) -> list[Arm]:
         # a policy that does not compile: a PackError at `--policy NAME:1:col`, before any game
         compile_with_expressions(with_requirements(list(batch.paths)), {f"--policy {n}": t for n, t in policies})
     if not args.cards and not policies:
-        raise RulesError("name cards to test (e.g. rules-dsl experiment survey --pack base) or give --policy NAME=EXPR")
+        raise RulesError(
+            "name cards to test (e.g. rules-dsl experiment CARD-ID --pack PACK) or give --policy NAME=EXPR"
+        )
     for card in args.cards:
         if card not in rules.card_index:
             hint = suggest(card, rules.card_index)

@@ -132,7 +132,7 @@ def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for entry in value:
         copies = _COPIES.fullmatch(entry) if isinstance(entry, str) else None
-        if copies is not None:  # "3 x survey": three copies, as a 29-card trash is written
+        if copies is not None:  # "3 x ID": three copies, so a long pile need not be written card by card
             n = int(copies.group(1))
             if not 1 <= n <= MAX_COPIES_SHORTHAND:
                 raise ScenarioError(f"{where}: {entry!r}: from 1 to {MAX_COPIES_SHORTHAND} copies")

@@ -796,11 +796,12 @@ def test_a_zone_group_problem_is_placed_at_the_member(pack_copy: PackCopy) -> No
     [
         (
             "never-decreases: true",
-            "expected an expression (a number or text such as 'your influence plus 1'), not true (yes/no)",
+            "expected an expression (a number or text such as 'the number of cards in your hand plus 1'), "
+            "not true (yes/no)",
         ),
         (
             "never-decreases: [1, 2]",
-            "expected an expression (a number or text such as 'your influence plus 1'), not a list",
+            "expected an expression (a number or text such as 'the number of cards in your hand plus 1'), not a list",
         ),
     ],
 )

@@ -11,7 +11,16 @@ import attrs
 
 from rules_dsl.bots.agents import AgentBot, is_agent, load_agent
 from rules_dsl.bots.base import Bot, Turn
-from rules_dsl.bots.spec import BOT_NAMES, SEARCH_BOTS, BotSpec, parse_bot, parse_budget, parse_lineup, split_lineup
+from rules_dsl.bots.spec import (
+    BOT_NAMES,
+    SEARCH_BOTS,
+    BotSpec,
+    parse_bot,
+    parse_budget,
+    parse_lineup,
+    per_seat,
+    split_lineup,
+)
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError
 
@@ -26,13 +35,7 @@ def parse_bots(text: str, players: int) -> list[str]:
             texts.append(piece)
         else:
             texts.append(parse_bot(piece).text)
-    if len(texts) == 1:
-        return texts * players
-    if len(texts) != players:
-        raise RulesError(
-            f"--bots names {len(texts)} bots for {players} players: give one bot per seat, or one bot for all"
-        )
-    return texts
+    return per_seat(texts, players)
 
 
 def searches(text: str) -> bool:

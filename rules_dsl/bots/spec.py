@@ -17,10 +17,13 @@ would do.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 import attrs
 
 from rules_dsl.errors import RulesError, suggest
+
+T = TypeVar("T")
 
 SEARCH_BOTS = ("ismcts", "ismcts-ucb")  # the bots that take a budget (bots.ismcts.CONFIGS)
 BOT_NAMES = ("random", "greedy", *SEARCH_BOTS)
@@ -212,14 +215,18 @@ def split_lineup(text: str) -> list[str]:
 
 def parse_lineup(text: str, players: int) -> list[BotSpec]:
     """One bot per seat, or one for every seat."""
-    specs = [parse_bot(b) for b in split_lineup(text)]
-    if len(specs) == 1:
-        return specs * players
-    if len(specs) != players:
+    return per_seat([parse_bot(b) for b in split_lineup(text)], players)
+
+
+def per_seat(bots: list[T], players: int) -> list[T]:
+    """A line-up's bots, one per seat: one bot named plays every seat."""
+    if len(bots) == 1:
+        return bots * players
+    if len(bots) != players:
         raise RulesError(
-            f"--bots names {len(specs)} bots for {players} players: give one bot per seat, or one bot for all"
+            f"--bots names {len(bots)} bots for {players} players: give one bot per seat, or one bot for all"
         )
-    return specs
+    return bots
 
 
 def _example(name: str) -> str:

@@ -160,8 +160,8 @@ class BuilderBase:
 # what each start of the grammar reads, for a value that is not text
 _TEXTS = {
     "start": "rules text (a string)",
-    "expression": "an expression (a number or text such as 'your influence plus 1')",
-    "condition": "a condition (text such as 'the planet-deck is empty')",
+    "expression": "an expression (a number or text such as 'the number of cards in your hand plus 1')",
+    "condition": "a condition (text such as 'the deck is empty')",
 }
 
 
