@@ -137,7 +137,9 @@ def test_features_show_only_what_the_seat_may_see() -> None:
 ALL = [*GAMES, *EXAMPLES, (str(ROOT / "examples" / "games" / "spice-market"), 2)]
 
 
-@pytest.mark.parametrize("pack,players", ALL, ids=[*IDS, "love-letter-3p", "dominion", "polignac", "spice-market"])
+@pytest.mark.parametrize(
+    "pack,players", ALL, ids=[*IDS, "love-letter-3p", "dominion", "polignac", "sushi-go-3p", "spice-market"]
+)
 def test_features_filled_from_the_state_are_the_observations(pack: str, players: int) -> None:
     """Every seat's array, filled straight from the state with its zones kept between
     calls, is the one laid out from the seat's observation, at every decision of random

@@ -263,7 +263,7 @@ class Features:
         d = st.pending
         if d is not None:
             buf[n + (d.player - me) % n] = 1.0
-            if d.player == me:
+            if d.player == me or (st.also and any(x.player == me for x in st.also)):  # several may decide at once
                 buf[2 * n] = 1.0
         buf[2 * n + 1] = _clip(st.turn)
         buf[2 * n + 2] = _clip(st.round)
