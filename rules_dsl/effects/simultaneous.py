@@ -165,17 +165,3 @@ def _answer(holder: Frame) -> Any:
         if name != "it":
             return value
     return names.get("it")
-
-
-def focus(st: GameState, seat: int) -> None:
-    """Make `seat`'s pending decision the first one (`GameState.pending`); the order of
-    simultaneous decisions changes nothing but which one a plain option answers."""
-    if st.pending is None or st.pending.player == seat:
-        return
-    everyone = [st.pending, *st.also]
-    for d in everyone:
-        if d.player == seat:
-            everyone.remove(d)
-            st.pending = d
-            st.also = everyone
-            return
