@@ -148,12 +148,14 @@ class ISMCTSBot:
         if len(turn.options) == 1:
             self._kept = None
             return turn.options[0]
-        budget_end = time.process_time() + self.seconds if self.seconds > 0 else 0.0  # the prior counts in it
+        # the CPU time of this thread: a bot thinking in a server's worker thread is not
+        # charged for the requests other threads serve meanwhile (the prior counts in it)
+        budget_end = time.thread_time() + self.seconds if self.seconds > 0 else 0.0
         root = self._root(turn)
         if self.config.prior > 0:
             self._prior(root, turn)
         done = 0
-        while (done < self.iterations) if budget_end == 0.0 else (done == 0 or time.process_time() < budget_end):
+        while (done < self.iterations) if budget_end == 0.0 else (done == 0 or time.thread_time() < budget_end):
             # an iteration counts the positions it judged: one, plus ANSWER_COST for each option
             # of the other seats' greedy answers (`opponents`), so that a budget of iterations
             # costs about the same CPU with the opponents modelled as without

@@ -2,8 +2,8 @@
 bots or your own agents play the others (docs/ai.md).
 
     from rules_dsl.envs.gymnasium import SeatEnv, vector_env
-    env = SeatEnv("microcosm", 2, opponents="greedy")
-    envs = vector_env(8, "microcosm", 2, opponents="random")   # gymnasium.vector.SyncVectorEnv
+    env = SeatEnv(PACK, 2, opponents="greedy")
+    envs = vector_env(8, PACK, 2, opponents="random")   # gymnasium.vector.SyncVectorEnv
 
 The observation is the learner's seat's array (rules_dsl/envs/features.py: a `Box`), the
 action one number of the pack's action catalogue (rules_dsl/envs/catalogue.py: a

@@ -1,8 +1,8 @@
 """Train a policy for one seat of any pack against built-in bots, save it, and play it in
 the league (docs/ai.md). Needs the `ai` extra (numpy, gymnasium; matplotlib for --plot).
 
-    python -m rules_dsl.envs.train --pack microcosm --opponent greedy --minutes 25 --out runs/microcosm
-    rules-dsl league runs/microcosm/agent.py:agent greedy random --pack microcosm --games 500
+    python -m rules_dsl.envs.train --pack PACK --opponent greedy --minutes 25 --out runs/PACK
+    rules-dsl league runs/PACK/agent.py:agent greedy random --pack PACK --games 500
 
 The policy is linear over the seat's features (rules_dsl/envs/policy.py), learned by
 REINFORCE with a learned linear baseline (the critic), in the single-agent environment
@@ -163,7 +163,7 @@ def evaluate(policy: LinearPolicy, env: SeatEnv, games: int, seed: int) -> float
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pack", default="microcosm")
+    ap.add_argument("--pack", required=True, help="an installed pack id or a pack folder (docs/ai.md trains one)")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--opponent", default="greedy", help="a built-in bot or MODULE:CALLABLE agent (default: greedy)")
     ap.add_argument("--minutes", type=float, default=25.0, help="CPU minutes of training (default: 25)")
