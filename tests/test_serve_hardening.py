@@ -358,14 +358,16 @@ def test_the_version_tells_nothing_of_the_decisions(server: Server) -> None:
 
 
 def test_a_bot_thinking_in_one_game_holds_up_no_other_games_requests(tmp_path: Path) -> None:
-    """With a search bot thinking 3 s a decision in game A, reads of game B answer at once:
-    the bot thinks on a copy of its game without the server's lock."""
-    server = Server(tmp_path / "games.sqlite", "--bot-seconds", "3")
+    """With a search bot thinking (at least 3 s: the issue's case) a decision in game A,
+    reads of game B answer at once: the bot thinks on a copy of its game without the
+    server's lock. It thinks 10 s of its thread's CPU, so that the 50 reads are all made
+    while it thinks, however slow the machine."""
+    server = Server(tmp_path / "games.sqlite", "--bot-seconds", "10")
     try:
         game_b, tokens_b = server.new_game(seed=5, **MICROCOSM)
         server.read(game_b, 1, tokens_b[1])  # loaded and warm
-        game_a, tokens_a = server.new_game(pack="microcosm", seed=6, seats=["ismcts:3s", "human"])
-        time.sleep(0.3)  # the bot of game A is thinking its first decision (3 s)
+        game_a, tokens_a = server.new_game(pack="microcosm", seed=6, seats=["ismcts:10s", "human"])
+        time.sleep(0.3)  # the bot of game A is thinking its first decision (10 s)
         thinking = json.loads(server.read(game_a, 2, tokens_a[2]))
         assert thinking["decisions"] == 0 and not thinking["options"]  # it is the bot's move
         waits = []
