@@ -434,6 +434,8 @@ def test_the_training_module_trains_saves_and_its_agent_plays(tmp_path: Path) ->
 
     out = tmp_path / "run"
     args = [
+        "--pack",
+        "microcosm",
         "--minutes",
         "0.05",
         "--eval",
