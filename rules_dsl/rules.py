@@ -174,6 +174,7 @@ class Rules:
     watched: bool = False
     watch_counters: frozenset[str] = frozenset()
     watch_zones: frozenset[str] = frozenset()
+    watch_sizes: frozenset[str] = frozenset()  # of watch_zones, those read beyond emptiness
     watch_every: bool = False
     # the keys of every player's `owner` zone, and of every `hidden` or `top` pile: a card
     # taken from a hand where another seat cannot follow it, or from inside a pile, mixes

@@ -267,6 +267,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             frozenset().union(*(r.counters for r in reads_of if r is not None)),
             frozenset().union(*(r.zones for r in reads_of if r is not None)),
             any(r is None for r in reads_of),
+            watch_sizes=frozenset().union(*(r.sizes for r in reads_of if r is not None)),
             deal_setup=-1 if deal_setup < 0 else effects[deal_setup].body.eid,  # type: ignore[union-attr]
             deal_end=deal_end,
             deal_scoring=-1 if deal_scoring < 0 else effects[deal_scoring].body.eid,  # type: ignore[union-attr]
@@ -321,6 +322,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             watched=bool(loop.watched),
             watch_counters=loop.watch_counters,
             watch_zones=loop.watch_zones,
+            watch_sizes=loop.watch_sizes,
             watch_every=loop.watch_every,
             private_zones=frozenset(
                 z.key(p) for z in voc.zones.values() if z.visibility == "owner" for p in range(players[1])

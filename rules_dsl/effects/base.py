@@ -147,18 +147,19 @@ def detach(st: GameState, card: int) -> None:
             knowledge.taken_unseen(st, card, loc)
         else:
             zone.remove(card)
-        if loc in rules.watch_zones:
+        if loc in rules.watch_zones and (not zone or loc in rules.watch_sizes):
             watch(st)
 
 
 def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = False) -> None:
     """Put a detached card into a zone, facing as said or as the zone's rules say."""
+    zone = st.zones[dest]
     if bottom:
-        st.zones[dest].insert(0, card)
+        zone.insert(0, card)
     else:
-        st.zones[dest].append(card)
+        zone.append(card)
     rules = st.rules
-    if dest in rules.watch_zones:
+    if dest in rules.watch_zones and (len(zone) == 1 or dest in rules.watch_sizes):
         watch(st)
     # `card_to_change`, its usual case inline: a card this state already owns
     cs = st.cards[card] if card in st.own else st.card_to_change(card)
@@ -227,7 +228,8 @@ def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
     if not zone and not refill(st, key):
         return False
     place(st, zone.pop(), dest, facing)
-    if key in st.rules.watch_zones:  # the top card left a zone an end trigger reads
+    rules = st.rules
+    if key in rules.watch_zones and (not zone or key in rules.watch_sizes):  # a zone an end trigger reads
         watch(st)
     return True
 

@@ -52,6 +52,7 @@ class GameLoop(Effect):
     # a trigger that ends after the turn still ends the game sooner (Hanabi's last fuse in the
     # final round)
     modes: tuple[tuple[str, str], ...] = ()
+    watch_sizes: frozenset[str] = frozenset()  # of watch_zones, those read beyond emptiness
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False

@@ -26,11 +26,16 @@ from rules_dsl.effects.values import (
     ZoneSize,
 )
 
+Zoned = SharedZone | PlayerZone
+
 
 @attrs.frozen
 class Reads:
     counters: frozenset[str]  # per-player or shared counters
     zones: frozenset[str]  # zone keys ("supply", "hand.0")
+    # the zones of `zones` whose size is read beyond whether they are empty: a step that
+    # leaves a zone of the others neither empty nor newly filled changes nothing read
+    sizes: frozenset[str] = frozenset()
 
 
 def reads(expr: object) -> Reads | None:
@@ -38,6 +43,7 @@ def reads(expr: object) -> Reads | None:
     (cards, tokens, marks...): it is then re-tested after every step that changes the game."""
     counters: set[str] = set()
     zones: set[str] = set()
+    sizes: set[str] = set()
     todo = [expr]
     while todo:
         e = todo.pop()
@@ -45,10 +51,15 @@ def reads(expr: object) -> Reads | None:
             continue
         if isinstance(e, PlayerCounter | SharedCounter):
             counters.add(e.counter)
+        elif isinstance(e, IsZero) and isinstance(e.value, ZoneSize) and isinstance(e.value.zone, Zoned):
+            z = e.value.zone  # only whether it is empty
+            zones.update([z.name] if isinstance(z, SharedZone) else z.by_seat)
         elif isinstance(e, ZoneSize) and isinstance(e.zone, SharedZone):
             zones.add(e.zone.name)
+            sizes.add(e.zone.name)
         elif isinstance(e, ZoneSize) and isinstance(e.zone, PlayerZone):
             zones.update(e.zone.by_seat)
+            sizes.update(e.zone.by_seat)
         elif isinstance(e, CountEmpty):
             for z, _ in e.zones:  # a per-player member (`hand*`): every player's
                 zones.update([z] if z[-1] != YOURS else [f"{z[:-1]}.{i}" for i in range(MAX_SEATS)])
@@ -62,4 +73,4 @@ def reads(expr: object) -> Reads | None:
             todo += list(e.conds)
         else:
             return None
-    return Reads(frozenset(counters), frozenset(zones))
+    return Reads(frozenset(counters), frozenset(zones), frozenset(sizes))
