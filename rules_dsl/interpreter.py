@@ -197,12 +197,15 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
     d = st.pending
     if d is None:
         raise IllegalOption("the game is over: there is nothing to decide" if st.over else "no decision is pending")
-    if st.also or option[:1] == "@":
+    if st.also:
         _apply_among(rules, st, option)
         return
     try:
         index = d.options.index(option)
     except ValueError:
+        if option[:1] == "@":  # `@N:option`, for one seat of several
+            _apply_among(rules, st, option)
+            return
         raise IllegalOption(_not_legal(d, option)) from None
     st.pending = None
     log = st.log

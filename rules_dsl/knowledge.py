@@ -215,15 +215,38 @@ def _merge(st: GameState, cards: list[int]) -> None:
 
 
 def shuffled(st: GameState, cards: list[int]) -> None:
-    """A zone holding `cards` was shuffled: nobody knows which is where any more."""
+    """A zone holding `cards` was shuffled: nobody knows which is where any more, and the
+    cards share one new pool (with every card that shared a pool with one of them)."""
+    states = st.cards
+    own = st.own
+    if len(cards) < 2:
+        for c in cards:
+            cs = states[c]
+            if cs.seen or cs.allowed:
+                cs = st.card_to_change(c)
+                cs.seen = ()
+                cs.allowed = ()
+        return
+    # one pass (a shuffle of every refilled deck: a hot path), as `_merge` does it
+    new = st.pools
+    st.pools = new + 1
+    old: set[int] = set()
+    last = -1
     for c in cards:
-        cs = st.cards[c]
-        if cs.seen or cs.allowed:
-            cs = st.card_to_change(c)
+        cs = states[c] if c in own else st.card_to_change(c)
+        if cs.seen:
             cs.seen = ()
+        if cs.allowed:
             cs.allowed = ()
-    if len(cards) > 1:
-        _merge(st, cards)
+        pool = cs.pool
+        if pool != last and pool >= 0:
+            old.add(pool)
+            last = pool
+        cs.pool = new
+    if old:
+        for i, cs in enumerate(states):
+            if cs.pool in old:
+                st.card_to_change(i).pool = new
 
 
 _BLIND = (COUNT, TOP, TOP_OWN)  # views in which a card taken from inside the zone is not seen going

@@ -185,6 +185,9 @@ class Rules:
     # the keys of every `public` zone: a face-up card put there is in everyone's sight, so
     # its pool is reset (knowledge: where it goes from there is public)
     open_zones: frozenset[str] = frozenset()
+    # zone key -> which way up a card put there lies: True face up, False face down, None
+    # as it was (the zone's `facing`), so placing a card reads one dict (effects.base.place)
+    facings: dict[str, bool | None] = attrs.Factory(dict)
     # zone key -> how it shows its cards to each seat, the last entry for nobody in
     # particular (knowledge.views: LIST, COUNT, TOP, BACKS, OWN, TOP_OWN)
     views: dict[str, tuple[int, ...]] = attrs.Factory(dict)

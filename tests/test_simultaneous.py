@@ -129,6 +129,23 @@ def test_answers_for_a_seat_that_is_not_deciding_are_refused_and_change_nothing(
         assert engine.to_json(st) == saved
 
 
+def test_an_answer_given_on_a_clone_leaves_the_state_it_was_cloned_from_as_it_was(sushi: Engine) -> None:
+    # a bot tries each option on a clone: the clone's frame shares the lists its data holds
+    st = sushi.new_game(3, 5)
+    before = sushi.to_json(st)
+    for d in sushi.decisions(st):
+        trial = st.clone()
+        sushi.apply(trial, d.options[0], d.player)
+        assert sushi.to_json(st) == before
+    sample = st.clone()
+    sushi.apply(sample, sushi.decisions(st)[1].options[0], 1)
+    for frame in sample.frames:
+        effect = sushi.rules.effects[frame.eid]
+        if effect.simultaneous:
+            effect.forget(sample, frame, 0)  # type: ignore[attr-defined]
+    assert sushi.to_json(st) == before
+
+
 def test_a_seat_sees_no_other_seat_s_answer_on_any_surface(sushi: Engine) -> None:
     """Sushi Go!, 3 players, at the first pick: whatever player 1 picked, player 2 gets the
     same observation, options, labels, narrated lines and decision of every bot."""

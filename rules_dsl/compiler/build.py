@@ -23,6 +23,7 @@ from rules_dsl.compiler.statements import CompileError, StatementCompiler, walk
 from rules_dsl.compiler.vocabulary import add_to_groups, read_vocabulary
 from rules_dsl.effects.abilities import WildGrant
 from rules_dsl.effects.base import Effect
+from rules_dsl.effects.choices import ChooseCard
 from rules_dsl.effects.control import Block, Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.watching import reads
@@ -280,6 +281,10 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             return None
         assert all(e is not None for e in effects)
         link([e for e in effects if e is not None], loop.watch_every)
+        blinds = blind.blind_choices(voc.zones, [e for e in effects if e is not None])
+        for e in effects:
+            if isinstance(e, ChooseCard):
+                object.__setattr__(e, "blind", e.eid in blinds)
         return Rules(
             packs=tuple(s.id for s in self.sources),
             name=self.sources[-1].name,
@@ -328,10 +333,15 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
                 z.key(p) for z in voc.zones.values() if z.visibility == "owner" for p in range(players[1])
             ),
             views=knowledge.views(voc.zones, players[1]),
-            blind_choices=blind.blind_choices(voc.zones, [e for e in effects if e is not None]),
+            blind_choices=blinds,
             open_zones=frozenset(
                 z.key(p) for z in voc.zones.values() if z.visibility == "public" for p in range(players[1])
             ),
+            facings={
+                z.key(p): (z.facing == "up" if z.facing else None)
+                for z in voc.zones.values()
+                for p in range(players[1] if z.per_player else 1)
+            },
             piles=frozenset(
                 z.key(p) for z in voc.zones.values() if z.visibility in ("hidden", "top") for p in range(players[1])
             ),

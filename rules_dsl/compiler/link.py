@@ -130,6 +130,7 @@ def link(effects: Sequence[Effect], watch_every: bool) -> None:
     for eff in effects:
         if isinstance(eff, control.Block):
             object.__setattr__(eff, "kinds", tuple(start_kind(c, watch_every) for c in eff.children))
+            object.__setattr__(eff, "plan", tuple(zip(eff.children, eff.kinds)))
         elif isinstance(eff, control.Loop | control.ForPlayers | control.Optional):
             object.__setattr__(eff, "at_once", steps_at_once(eff.body, watch_every))
         elif isinstance(eff, control.Alternatives):

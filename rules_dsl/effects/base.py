@@ -167,13 +167,12 @@ def place(st: GameState, card: int, dest: str, facing: str = "", bottom: bool = 
         st.recorder.moved(st, cs, dest)
     source = cs.loc
     cs.loc = dest
-    if facing:
-        cs.up = facing == "up"
+    up = rules.facings[dest] if not facing else facing == "up"
+    if up is None:
+        up = cs.up
     else:
-        zfacing = rules.zones[dest.partition(".")[0]].facing
-        if zfacing:
-            cs.up = zfacing == "up"
-    if cs.up and dest in rules.open_zones:
+        cs.up = up
+    if up and dest in rules.open_zones:
         cs.pool = -1  # in everyone's sight: where it goes from here is public
         if cs.allowed:
             cs.allowed = ()
@@ -203,14 +202,16 @@ def refill(st: GameState, key: str) -> bool:
     pile.clear()
     if key in st.rules.watch_zones or skey in st.rules.watch_zones:
         watch(st)
+    knowledge.shuffled(st, cards)
     recorder = st.recorder
+    states = st.cards
+    own = st.own  # `card_to_change` inline: after `shuffled` this state owns every card
     for c in cards:
-        cs = st.card_to_change(c)
+        cs = states[c] if c in own else st.card_to_change(c)
         if recorder is not None:
             recorder.moved(st, cs, key)
         cs.loc = key
         cs.up = False
-    knowledge.shuffled(st, cards)
     st.rng = rng.shuffle(st.rng, cards)
     return True
 

@@ -14,7 +14,7 @@ from rules_dsl.effects.base import Effect, ask, bind, check_depth, frame, push
 from rules_dsl.effects.control import Guard, Scope
 from rules_dsl.effects.values import CardExpr, CardSet, NumExpr, group_zones, owner_of
 from rules_dsl.knowledge import identifies, root
-from rules_dsl.state import Frame, GameState, without
+from rules_dsl.state import CardState, Frame, GameState, without
 
 
 def card_options(st: GameState, cards: list[int], player: int, blind: bool = True) -> tuple[list[str], list[int]]:
@@ -28,37 +28,79 @@ def card_options(st: GameState, cards: list[int], player: int, blind: bool = Tru
     False: a choice that can never offer such a card (`Rules.blind_choices`), so none is
     asked about.
     """
-    rules = st.rules
-    types = rules.cards
+    if blind:
+        return _blind_options(st, cards, player)
+    types = st.rules.cards
     states = st.cards
     if len(cards) == 1:  # nothing to merge or to tell apart
         c = cards[0]
-        return [types[states[c].type].id if not blind or identifies(rules, st, c, player) else hidden_id(st, c)], [c]
+        return [types[states[c].type].id], [c]
+    # the usual case first, without a tuple made for each card: copies of a type that
+    # lie alike; two copies that lie differently go the general way (`_merged`)
+    kept: dict[int, CardState] = {}
+    chosen: list[int] = []
+    ids: list[str] = []
+    for c in cards:
+        cs = states[c]
+        if not cs.under and not cs.tokens:
+            other = kept.get(cs.type)
+            if other is None:
+                kept[cs.type] = cs
+            elif other.loc == cs.loc and other.up == cs.up and other.marks == cs.marks and other.seen == cs.seen:
+                continue
+            else:
+                return _merged(st, cards)
+        chosen.append(c)
+        ids.append(types[cs.type].id)
+    if len(set(ids)) != len(ids):
+        ids = distinct_ids(st, ids, chosen)
+    return ids, chosen
+
+
+def _merged(st: GameState, cards: list[int]) -> tuple[list[str], list[int]]:
+    """`card_options` (no card hidden) for cards among which some copies lie differently:
+    each kind of copy kept once."""
+    types = st.rules.cards
+    states = st.cards
     seen: set[tuple[Any, ...]] = set()
     chosen: list[int] = []
     ids: list[str] = []
-    hidden: list[int] = []
     for c in cards:
         cs = states[c]
-        if blind and not identifies(rules, st, c, player):
-            hidden.append(len(ids))
-            chosen.append(c)
-            ids.append(hidden_id(st, c))
-            continue
         if not cs.under and not cs.tokens:
-            if cs.marks or cs.seen:
-                sig: tuple[Any, ...] = (cs.type, cs.loc, cs.up, tuple(cs.marks), tuple(cs.seen))
-            else:
-                sig = (cs.type, cs.loc, cs.up)
+            sig = (cs.type, cs.loc, cs.up, cs.marks, cs.seen)
             if sig in seen:
                 continue
             seen.add(sig)
         chosen.append(c)
         ids.append(types[cs.type].id)
     if len(set(ids)) != len(ids):
-        named = [i for i in range(len(ids)) if i not in hidden]
-        for i, label in zip(named, distinct_ids(st, [ids[i] for i in named], [chosen[i] for i in named])):
-            ids[i] = label
+        ids = distinct_ids(st, ids, chosen)
+    return ids, chosen
+
+
+def _blind_options(st: GameState, cards: list[int], player: int) -> tuple[list[str], list[int]]:
+    """`card_options` where some cards may be ones `player` cannot identify: those are
+    offered by place, in their place among the others."""
+    rules = st.rules
+    known = [c for c in cards if identifies(rules, st, c, player)]
+    if len(known) == len(cards):
+        return card_options(st, cards, player, False)
+    named: dict[int, str] = {}
+    if known:
+        known_ids, known_cards = card_options(st, known, player, False)
+        named = dict(zip(known_cards, known_ids))
+    hidden = set(cards).difference(known)
+    ids: list[str] = []
+    chosen: list[int] = []
+    for c in cards:
+        if c in named:
+            ids.append(named[c])
+        elif c in hidden:
+            ids.append(hidden_id(st, c))
+        else:  # a copy merged with an earlier one
+            continue
+        chosen.append(c)
     return ids, chosen
 
 
@@ -153,6 +195,9 @@ class ChooseCard(Guard):
     name: str
     optional: bool = False
     pass_label: str = "pass"
+    # whether it may offer a card the chooser cannot identify (`Rules.blind_choices`, set
+    # by the compiler): else every option names its card without asking
+    blind: bool = True
 
     def step(self, st: GameState, fr: Frame) -> None:
         cards = self.query.cards(st, fr)
@@ -163,7 +208,7 @@ class ChooseCard(Guard):
         if len(cards) == 1 and not self.optional:  # forced: no option ids needed
             self.resume(st, fr, cards[0])
             return
-        ids, values = card_options(st, cards, fr.player, self.eid in st.rules.blind_choices)
+        ids, values = card_options(st, cards, fr.player, self.blind)
         if len(values) == 1 and not self.optional:
             self.resume(st, fr, values[0])
             return

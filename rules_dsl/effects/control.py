@@ -40,6 +40,7 @@ class Block(Effect):
     text: str
     children: tuple[Effect, ...]
     kinds: tuple[int, ...] = ()  # how each child starts (RUN, CALL, TEST, PUSH, STEP, COUNT): set by link
+    plan: tuple[tuple[Effect, int], ...] = ()  # (child, kind) pairs (set by link): one read per child
     always: bool = False  # can_start is True whatever the state (set by link)
     # what can_start asks (set by link): the leading `only if` children, then the child
     # whose own can_start answers (None: yes)
@@ -54,13 +55,11 @@ class Block(Effect):
         if st.failed:
             frames.pop()
             return
-        children = self.children
-        kinds = self.kinds
-        n = len(children)
+        plan = self.plan
+        n = len(plan)
         i = fr.pc  # kept in a local; fr.pc is set before anything else can see it
         while i < n:
-            child = children[i]
-            kind = kinds[i]
+            child, kind = plan[i]
             i += 1
             if not kind:  # RUN (0), tested without a name looked up: most children are atomic
                 if not child.execute(st, fr):

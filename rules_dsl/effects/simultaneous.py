@@ -68,8 +68,7 @@ class AtOnce(Effect):
         """Work out the questions of these seats (indices into the frame's seats) on the
         state as it is, and leave them all pending; a question with no options fails the
         seat, a forced one is answered at once."""
-        data = fr.data
-        assert data is not None
+        data = _own(fr)
         decisions: list[Decision] = []
         for i in which:
             seat = data[1][i]
@@ -111,8 +110,7 @@ class AtOnce(Effect):
     def answer(self, st: GameState, fr: Frame, seat: int, value: Any) -> None:
         """Keep a seat's answer until every seat has answered (the decision is already
         taken off `pending`/`also` by the interpreter)."""
-        data = fr.data
-        assert data is not None
+        data = _own(fr)
         try:
             i = data[1].index(seat)
         except ValueError:
@@ -139,6 +137,7 @@ class AtOnce(Effect):
         data = fr.data
         if data is None or data[0] != ANSWERING:
             return
+        data = _own(fr)
         others = [i for i, s in enumerate(data[1]) if s != seat]
         mine = [d for d in [st.pending, *st.also] if d is not None and d.player == seat]
         st.pending = None
@@ -157,6 +156,18 @@ class _Failed:
 
 
 _FAILED = _Failed()
+
+
+def _own(fr: Frame) -> list[Any]:
+    """The frame's data, its answers and states lists this frame's own: a clone of the game
+    copies the data list but shares the lists in it (`GameState.clone`), so changing them
+    in place would change the state it was cloned from (a bot's trial answer would become
+    the real game's)."""
+    data = fr.data
+    assert data is not None
+    data[2] = data[2].copy()
+    data[3] = data[3].copy()
+    return data
 
 
 def _answer(holder: Frame) -> Any:
