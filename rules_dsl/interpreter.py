@@ -216,11 +216,8 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
             _limits(rules, st)  # raises
         fr = st.frames[-1]
         st.rules = rules
-        effect = rules.effects[fr.eid]
-        if effect.simultaneous:  # the last seat of a simultaneous decision answered
-            effect.answer(st, fr, d.player, d.values[index])  # type: ignore[attr-defined]
-        else:
-            effect.resume(st, fr, d.values[index])
+        # (the last seat of a simultaneous decision to answer: `AtOnce.resume`)
+        rules.effects[fr.eid].resume(st, fr, d.values[index])
         run(rules, st, fresh=False)
     except Exception as exc:
         raise _in_game(rules, st, exc) from None

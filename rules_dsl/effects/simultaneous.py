@@ -118,6 +118,16 @@ class AtOnce(Effect):
         data[2][i] = value
         data[3][i] = ANSWERED
 
+    def resume(self, st: GameState, fr: Frame, value: Any) -> None:
+        """The answer of the one seat still asked, given as a plain option (the interpreter's
+        way for a single pending decision, which asks nothing of the effect it resumes)."""
+        data = fr.data
+        assert data is not None
+        asked = [seat for seat, state in zip(data[1], data[3]) if state == ASKED]
+        if len(asked) != 1:
+            raise RulesError(f"{self.text!r}: {len(asked)} seats are still asked, not one")
+        self.answer(st, fr, asked[0], value)
+
     def reveal(self, st: GameState, fr: Frame, seat: int, value: Any) -> None:
         """Run BODY for one seat with its answer bound as the choice binds it."""
         frames = st.frames
