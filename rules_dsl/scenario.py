@@ -15,6 +15,9 @@ import attrs
 from rules_dsl import files, yaml_data
 from rules_dsl import numbers as number_text
 from rules_dsl.bots.random_bot import RandomBot
+from rules_dsl.effects.base import Effect
+from rules_dsl.effects.control import Block
+from rules_dsl.effects.primitives import ChangeShared, Gain, Lose
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import RulesError, suggest
@@ -29,10 +32,11 @@ from rules_dsl.scenario_expect import (
     mapping,
     numbers,
     seat_of,
+    where,
     whole,
     zone_key,
 )
-from rules_dsl.scenario_steps import chosen_option, tracing
+from rules_dsl.scenario_steps import Stop, Watch, chosen_option, parse_stop, tracing
 from rules_dsl.state import Frame, GameState
 
 __all__ = [
@@ -74,6 +78,7 @@ POSITION_KEYS = {
     "zones",
     "players",
     "complete",
+    "step",
 }
 MAX_FILE_BYTES = 1_000_000  # as for a pack file: a scenario is read whole
 MAX_SEEDS = 1000  # `seeds: 1..N`: each seed replays the whole scenario
@@ -137,14 +142,14 @@ def run_scenario_file(path: str | Path) -> Report:
         )
         return report
     try:
-        data = yaml_data.load(text, "a scenario")
+        data = yaml_data.load(text, "a scenario", typ="rt")  # "rt" keeps positions for messages
     except yaml_data.YamlProblem as exc:
-        where = f"line {exc.line}, column {exc.column}"
+        place = f"line {exc.line}, column {exc.column}"
         invalid = "not valid YAML: "
         detail = (
-            f"not valid YAML on {where}: {exc.message.removeprefix(invalid)}"
+            f"not valid YAML on {place}: {exc.message.removeprefix(invalid)}"
             if exc.message.startswith(invalid)
-            else f"{where}: {exc.message}"
+            else f"{place}: {exc.message}"
         )
         report.checks.append(Check("read the file", False, detail))
         return report
@@ -165,7 +170,7 @@ def run_scenario(data: Any, base: Path, report: Report) -> Report:
             raise ScenarioError("decisions must be a list of option ids and {expect: ...} checkpoints")
         for seed in seeds:
             prefix = f"seed {seed}: " if len(seeds) > 1 else ""
-            checks = _run_once(engine, data, seed, decisions, games)
+            checks = _run_once(engine, data, seed, decisions, games, report.path)
             report.checks.extend(Check(prefix + c.name, c.ok, c.detail) for c in checks)
     except RulesError as exc:
         report.checks.append(Check("scenario", False, str(exc)))
@@ -217,30 +222,92 @@ def _variants(value: Any) -> list[str] | None:
     raise ScenarioError(f"variants must be a variant name or a list of names, not {value!r}")
 
 
-def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[Any], games: int) -> list[Check]:
+def _run_once(
+    engine: Engine, data: dict[str, Any], seed: int, decisions: list[Any], games: int, path: str = ""
+) -> list[Check]:
     checks: list[Check] = []
     try:
         players = whole(data.get("players", 2), "players")
-        trace: list[str] = []  # the moments announced since the previous checkpoint
+        watch = Watch()  # moments, points passed and forced choices; copies at `at:` stops
+        seen = [0, 0]  # moments and forced choices already checked (by a checkpoint or `at:`)
+        looked = first_forced = 0  # forced choices before the last decision's; those matched by `forced:`
+        watch.stops = _stops(engine, players, decisions, -1, path)
         if "position" in data:
             # laid out on the game as set-up leaves it, before the first turn starts
             st = engine.set_up(players, seed, _variants(data.get("variants")))
-            with tracing(st, trace):
-                note = set_position(engine, st, data["position"], data.get("unused"))
+            with tracing(st, watch):
+                note = set_position(engine, st, data["position"], data.get("unused"), path)
         else:
             st = engine.new_game(players, seed, _variants(data.get("variants")))
             note = ""
         checks.append(Check("set up the position", True, note))
+        copies = iter(watch.copies)  # the copies taken at this decision's `at:` stops
         for i, step in enumerate(decisions):
+            if isinstance(step, dict) and "at" in step:
+                check_keys(step, {"at", "expect"}, f"decision {i + 1}")
+                stop = watch_stop(engine, st.players, decisions, i, path)
+                copy = next(copies, None)
+                if copy is None:
+                    passed = ", ".join(watch.passed) or "none"
+                    checks.append(
+                        Check(
+                            f"at step {i + 1} ({stop.text})",
+                            False,
+                            f"{where(path, step, 'at')}the game did not pass {stop.text!r} (after the stops "
+                            f"before it) before the next decision; it passed: {passed}",
+                        )
+                    )
+                    continue
+                at, moments, forced = copy
+                expect = step.get("expect") or {}
+                checks.extend(
+                    check_expectations(
+                        engine,
+                        at,
+                        expect,
+                        f"at step {i + 1} ({stop.text})",
+                        watch[seen[0] : moments],
+                        settled=False,
+                        forced=watch.forced_choices[seen[1] : forced],
+                    )
+                )
+                if expect:
+                    seen = [moments, forced]
+                continue
+            if isinstance(step, dict) and set(step) == {"forced"}:
+                option = _forced_option(step["forced"], f"{where(path, step, 'forced')}decision {i + 1}")
+                taken = watch.forced_choices[looked:]
+                ok = bool(taken) and _same_choice(engine, taken[0], option)
+                detail = ""
+                if not ok:
+                    found = f"the next one was {taken[0]!r}" if taken else "none was left"
+                    detail = (
+                        f"{where(path, step, 'forced')}expected a choice with one legal option, {option!r}, "
+                        f"taken without asking; {found} (taken without asking in that decision: "
+                        f"{watch.forced_choices[first_forced:] or 'none'})"
+                    )
+                checks.append(Check(f"step {i + 1} (forced: {option})", ok, detail))
+                looked += 1
+                continue
             if isinstance(step, dict) and set(step) == {"choose"}:
                 option = chosen_option(engine, st, step["choose"], f"decision {i + 1}")
             elif isinstance(step, dict):
                 if set(step) != {"expect"}:
                     raise ScenarioError(
-                        f"decision {i + 1}: a step is an option id, {{choose: {{card: ID}}}} or {{expect: ...}}"
+                        f"{where(path, decisions, i)}decision {i + 1}: a step is an option id, "
+                        "{choose: {card: ID}}, {expect: ...}, {at: POINT, expect: ...} or {forced: OPTION}"
                     )
-                checks.extend(check_expectations(engine, st, step["expect"], f"at step {i + 1}", trace))
-                trace.clear()
+                checks.extend(
+                    check_expectations(
+                        engine,
+                        st,
+                        step["expect"],
+                        f"at step {i + 1}",
+                        watch[seen[0] :],
+                        forced=watch.forced_choices[seen[1] :],
+                    )
+                )
+                seen = [len(watch), len(watch.forced_choices)]
                 continue
             elif not isinstance(step, str | int) or isinstance(step, bool):
                 raise ScenarioError(f"decision {i + 1}: an option id, not {step!r}")
@@ -251,20 +318,78 @@ def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[A
                     # a card offered by its place (the player cannot identify it): the
                     # file, which sees everything, may name it by what it is
                     option = chosen_option(engine, st, {"card": option}, f"decision {i + 1}")
+            watch.stops = _stops(engine, players, decisions, i, path)
+            watch.copies = []
+            watch.passed = []
+            looked = first_forced = len(watch.forced_choices)
             try:
-                with tracing(st, trace):
+                with tracing(st, watch):
                     engine.apply(st, option)
             except RulesError as exc:
                 checks.append(Check(f"step {i + 1} ({option})", False, str(exc)))
                 return checks
+            copies = iter(watch.copies)
             checks.append(Check(f"step {i + 1} ({option})", True))
         if "expect" in data:
-            checks.extend(check_expectations(engine, st, data["expect"], "at the end", trace))
+            checks.extend(
+                check_expectations(
+                    engine,
+                    st,
+                    data["expect"],
+                    "at the end",
+                    watch[seen[0] :],
+                    forced=watch.forced_choices[seen[1] :],
+                )
+            )
         if games:
             checks.append(random_continuations(engine, st, games, seed))
     except RulesError as exc:
         checks.append(Check("scenario", False, str(exc)))
     return checks
+
+
+def _stops(engine: Engine, players: int, decisions: list[Any], i: int, path: str) -> list[Stop]:
+    """The `at:` stops that follow decision `i` (-1: the position's start), up to the next
+    option or checkpoint: the points inside that decision the scenario looks at."""
+    stops = []
+    for j in range(i + 1, len(decisions)):
+        step = decisions[j]
+        if isinstance(step, dict) and set(step) == {"forced"}:
+            continue
+        if not (isinstance(step, dict) and "at" in step):
+            break
+        stops.append(parse_stop(engine, players, step["at"], f"{where(path, step, 'at')}decision {j + 1}"))
+    return stops
+
+
+def watch_stop(engine: Engine, players: int, decisions: list[Any], i: int, path: str) -> Stop:
+    """The stop of the `at:` step `i`, which must follow an option (or the position's start),
+    possibly through other `at:` and `forced:` steps."""
+    step = decisions[i]
+    for j in range(i - 1, -1, -1):
+        before = decisions[j]
+        if isinstance(before, dict) and ("at" in before or set(before) == {"forced"}):
+            continue
+        if isinstance(before, dict) and set(before) == {"expect"}:
+            raise ScenarioError(
+                f"{where(path, step, 'at')}decision {i + 1}: at: looks inside the decision just applied; "
+                "it follows an option (or the position's start), not a checkpoint"
+            )
+        break
+    return parse_stop(engine, players, step["at"], f"{where(path, step, 'at')}decision {i + 1}")
+
+
+def _forced_option(value: Any, what: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ScenarioError(f"{what}: forced: gives the option taken without asking, not {value!r}")
+    return str(value)
+
+
+def _same_choice(engine: Engine, taken: str, option: str) -> bool:
+    """Whether a forced choice ("player N: OPTION") is `option`, given as the option id
+    (`research@hand`) or, for a card, its card id (`research`)."""
+    got = taken.partition(": ")[2]
+    return got == option or (option in engine.rules.card_index and re.split(r"[@#:]", got)[0] == option)
 
 
 def random_continuations(engine: Engine, start: GameState, games: int, seed: int) -> Check:
@@ -297,7 +422,7 @@ def random_continuations(engine: Engine, start: GameState, games: int, seed: int
 # ---- building a position -------------------------------------------------------------
 
 
-def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> str:
+def set_position(engine: Engine, st: GameState, pos: Any, unused: Any, path: str = "") -> str:
     """Lay the position out; returns what it took from zones it does not list, in words
     (or "" when nothing), which the report shows. `complete: true` makes such a take an
     error: the position then states every card it uses."""
@@ -411,7 +536,11 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> str:
     phase = str(pos.get("phase", phases[0]))
     if phase not in phases:
         hint = suggest(phase, phases)
-        raise ScenarioError(f"unknown phase {phase!r}" + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}"))
+        raise ScenarioError(
+            f"{where(path, pos, 'phase')}position: unknown phase {phase!r}"
+            + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}")
+        )
+    step = _start_step(engine, pos, phase, path)
     _set_end(engine, st, pos)
     if "out" in pos:
         out = pos["out"]
@@ -431,11 +560,96 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> str:
     st.failed = False
     st.phase = phase  # the game is under way (not in its set-up): the position says who plays
     st.frames = [Frame(rules.game_loop, active, -1, phases.index(phase), {}, None)]
+    if step > 1:  # inside the phase: its body goes on from that step, as if the earlier ones ran
+        loop, body = st.frames[0], rules.effects[_phase_body(engine, phase)]
+        loop.pc += 1
+        st.frames.append(Frame(body.eid, active, -1, step - 1, {}, None))
+        if st.trace is not None:
+            st.trace.running = phase  # its end is a point an `at:` step may name
+    skipped = earlier_changes(engine, phase, step)
+    stated = {
+        *mapping(pos.get("counters"), "position: counters", ""),
+        *mapping(pos.get("shared"), "position: shared", ""),
+    }
+    unstated = [c for c in skipped if c not in stated]
+    if unstated:
+        said = "; ".join(f"{c}: {', '.join(texts)}" for c, texts in skipped.items() if c in unstated)
+        raise ScenarioError(
+            f"{where(path, pos, 'step' if step > 1 else 'phase')}position: it starts at {phase}"
+            + (f" step {step}" if step > 1 else "")
+            + f", so this turn's earlier steps have run; they change {', '.join(unstated)} ({said}): "
+            "state their values now under counters: (or shared:)"
+        )
     problems = engine.check(st, settled=False)
     if problems:
         raise ScenarioError("the position is inconsistent: " + "; ".join(problems[:3]))
     run(rules, st)
     return note
+
+
+def _phase_body(engine: Engine, phase: str) -> int:
+    loop = engine.rules.effects[engine.rules.game_loop]
+    assert isinstance(loop, GameLoop)
+    return loop.bodies[[name for name, _ in engine.rules.phases].index(phase)]
+
+
+def phase_steps(engine: Engine, phase: str) -> tuple[Effect, ...]:
+    """The steps of a phase's text, in order (statements separated by `;`)."""
+    body = engine.rules.effects[_phase_body(engine, phase)]
+    return body.children if isinstance(body, Block) else (body,)
+
+
+def _start_step(engine: Engine, pos: dict[str, Any], phase: str, path: str) -> int:
+    """`step: N`: the position starts at the Nth step of its phase (1, its beginning)."""
+    if "step" not in pos:
+        return 1
+    step = pos["step"]
+    steps = phase_steps(engine, phase)
+    if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= len(steps):
+        listed = "; ".join(f"{n}: {' '.join(e.text.split())[:60]}" for n, e in enumerate(steps, 1))
+        raise ScenarioError(
+            f"{where(path, pos, 'step')}position: step is the number of a step of phase {phase} "
+            f"(1 to {len(steps)}), not {step!r}; its steps: {listed}"
+        )
+    return step
+
+
+def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str]]:
+    """The counters this turn's steps before `phase` (and before its `step`) gain, lose or
+    set, each with the texts that do: a position starting there must state them, as they
+    stand after those steps ran."""
+    names = [name for name, _ in engine.rules.phases]
+    skipped: list[Effect] = []
+    for name in names[: names.index(phase)]:
+        skipped.extend(phase_steps(engine, name))
+    skipped.extend(phase_steps(engine, phase)[: step - 1])
+    found: dict[str, list[str]] = {}
+    for top in skipped:
+        for effect in _within(top):
+            counter = getattr(effect, "counter", None)
+            if isinstance(effect, Gain | Lose | ChangeShared) and isinstance(counter, str):
+                text = " ".join(effect.text.split())
+                if text not in found.setdefault(counter, []):
+                    found[counter].append(text)
+    return found
+
+
+MAX_WALK = 10_000  # effects looked at under one step: far beyond any phase's text
+
+
+def _within(top: Effect) -> list[Effect]:
+    """`top` and the effects written inside it (a loop's body, an if's branches), not the
+    procedures it calls."""
+    out: list[Effect] = []
+    todo = [top]
+    while todo and len(out) < MAX_WALK:
+        e = todo.pop()
+        out.append(e)
+        for field in attrs.fields(type(e)):  # type: ignore[arg-type]  # every effect is an attrs class
+            value = getattr(e, field.name)
+            items = value if isinstance(value, tuple) else (value,)
+            todo.extend(v for v in items if isinstance(v, Effect))
+    return out
 
 
 def _set_end(engine: Engine, st: GameState, pos: dict[str, Any]) -> None:
