@@ -508,3 +508,19 @@ def test_together_spans_several_players_zones() -> None:
     assert len(bad) == 2 and all("player 1's hand + player 2's hand + player 1's discard" in b for b in bad), bad
     everyone["player"] = 3
     assert any("players are numbered 1..2, not 3" in b for b in failures(run(data)))
+
+
+def test_at_a_moment_of_the_base_game_stops_where_that_player_announces_it() -> None:
+    data = load("trace_of_moments.yaml")
+    data["decisions"][2:2] = [
+        {
+            "at": "player 1: conquer",
+            "expect": {"counters": {"fighter": [0, 0]}, "trace": ["player 1: attack", "player 1: conquer"]},
+        },
+        {"at": "start of role", "expect": {"phase": "role", "decision": "none"}},
+    ]
+    data["decisions"][4]["expect"]["trace"] = []  # the checkpoint: nothing announced since the stops
+    assert failures(run(data)) == [], failures(run(data))
+    data["decisions"][2]["at"] = "player 2: conquer"  # player 1 conquers, not player 2
+    bad = failures(run(data))
+    assert any("did not pass 'player 2: conquer'" in b and "player 1: conquer" in b for b in bad), bad
