@@ -15,9 +15,6 @@ import attrs
 from rules_dsl import files, yaml_data
 from rules_dsl import numbers as number_text
 from rules_dsl.bots.random_bot import RandomBot
-from rules_dsl.effects.base import Effect
-from rules_dsl.effects.control import Block
-from rules_dsl.effects.primitives import ChangeShared, Gain, Lose
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import RulesError, suggest
@@ -36,7 +33,8 @@ from rules_dsl.scenario_expect import (
     whole,
     zone_key,
 )
-from rules_dsl.scenario_steps import Stop, Watch, chosen_option, parse_stop, tracing
+from rules_dsl.scenario_phase import start_inside, start_step
+from rules_dsl.scenario_steps import Watch, chosen_option, forced_option, same_choice, stops_after, tracing, watch_stop
 from rules_dsl.state import Frame, GameState
 
 __all__ = [
@@ -231,7 +229,7 @@ def _run_once(
         watch = Watch()  # moments, points passed and forced choices; copies at `at:` stops
         seen = [0, 0]  # moments and forced choices already checked (by a checkpoint or `at:`)
         looked = first_forced = 0  # forced choices before the last decision's; those matched by `forced:`
-        watch.stops = _stops(engine, players, decisions, -1, path)
+        watch.stops = stops_after(engine, players, decisions, -1, path)
         if "position" in data:
             # laid out on the game as set-up leaves it, before the first turn starts
             st = engine.set_up(players, seed, _variants(data.get("variants")))
@@ -275,9 +273,9 @@ def _run_once(
                     seen = [moments, forced]
                 continue
             if isinstance(step, dict) and set(step) == {"forced"}:
-                option = _forced_option(step["forced"], f"{where(path, step, 'forced')}decision {i + 1}")
+                option = forced_option(step["forced"], f"{where(path, step, 'forced')}decision {i + 1}")
                 taken = watch.forced_choices[looked:]
-                ok = bool(taken) and _same_choice(engine, taken[0], option)
+                ok = bool(taken) and same_choice(engine, taken[0], option)
                 detail = ""
                 if not ok:
                     found = f"the next one was {taken[0]!r}" if taken else "none was left"
@@ -318,7 +316,7 @@ def _run_once(
                     # a card offered by its place (the player cannot identify it): the
                     # file, which sees everything, may name it by what it is
                     option = chosen_option(engine, st, {"card": option}, f"decision {i + 1}")
-            watch.stops = _stops(engine, players, decisions, i, path)
+            watch.stops = stops_after(engine, players, decisions, i, path)
             watch.copies = []
             watch.passed = []
             looked = first_forced = len(watch.forced_choices)
@@ -346,50 +344,6 @@ def _run_once(
     except RulesError as exc:
         checks.append(Check("scenario", False, str(exc)))
     return checks
-
-
-def _stops(engine: Engine, players: int, decisions: list[Any], i: int, path: str) -> list[Stop]:
-    """The `at:` stops that follow decision `i` (-1: the position's start), up to the next
-    option or checkpoint: the points inside that decision the scenario looks at."""
-    stops = []
-    for j in range(i + 1, len(decisions)):
-        step = decisions[j]
-        if isinstance(step, dict) and set(step) == {"forced"}:
-            continue
-        if not (isinstance(step, dict) and "at" in step):
-            break
-        stops.append(parse_stop(engine, players, step["at"], f"{where(path, step, 'at')}decision {j + 1}"))
-    return stops
-
-
-def watch_stop(engine: Engine, players: int, decisions: list[Any], i: int, path: str) -> Stop:
-    """The stop of the `at:` step `i`, which must follow an option (or the position's start),
-    possibly through other `at:` and `forced:` steps."""
-    step = decisions[i]
-    for j in range(i - 1, -1, -1):
-        before = decisions[j]
-        if isinstance(before, dict) and ("at" in before or set(before) == {"forced"}):
-            continue
-        if isinstance(before, dict) and set(before) == {"expect"}:
-            raise ScenarioError(
-                f"{where(path, step, 'at')}decision {i + 1}: at: looks inside the decision just applied; "
-                "it follows an option (or the position's start), not a checkpoint"
-            )
-        break
-    return parse_stop(engine, players, step["at"], f"{where(path, step, 'at')}decision {i + 1}")
-
-
-def _forced_option(value: Any, what: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise ScenarioError(f"{what}: forced: gives the option taken without asking, not {value!r}")
-    return str(value)
-
-
-def _same_choice(engine: Engine, taken: str, option: str) -> bool:
-    """Whether a forced choice ("player N: OPTION") is `option`, given as the option id
-    (`research@hand`) or, for a card, its card id (`research`)."""
-    got = taken.partition(": ")[2]
-    return got == option or (option in engine.rules.card_index and re.split(r"[@#:]", got)[0] == option)
 
 
 def random_continuations(engine: Engine, start: GameState, games: int, seed: int) -> Check:
@@ -540,7 +494,7 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any, path: str
             f"{where(path, pos, 'phase')}position: unknown phase {phase!r}"
             + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}")
         )
-    step = _start_step(engine, pos, phase, path)
+    step = start_step(engine, pos, phase, path)
     _set_end(engine, st, pos)
     if "out" in pos:
         out = pos["out"]
@@ -560,96 +514,12 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any, path: str
     st.failed = False
     st.phase = phase  # the game is under way (not in its set-up): the position says who plays
     st.frames = [Frame(rules.game_loop, active, -1, phases.index(phase), {}, None)]
-    if step > 1:  # inside the phase: its body goes on from that step, as if the earlier ones ran
-        loop, body = st.frames[0], rules.effects[_phase_body(engine, phase)]
-        loop.pc += 1
-        st.frames.append(Frame(body.eid, active, -1, step - 1, {}, None))
-        if st.trace is not None:
-            st.trace.running = phase  # its end is a point an `at:` step may name
-    skipped = earlier_changes(engine, phase, step)
-    stated = {
-        *mapping(pos.get("counters"), "position: counters", ""),
-        *mapping(pos.get("shared"), "position: shared", ""),
-    }
-    unstated = [c for c in skipped if c not in stated]
-    if unstated:
-        said = "; ".join(f"{c}: {', '.join(texts)}" for c, texts in skipped.items() if c in unstated)
-        raise ScenarioError(
-            f"{where(path, pos, 'step' if step > 1 else 'phase')}position: it starts at {phase}"
-            + (f" step {step}" if step > 1 else "")
-            + f", so this turn's earlier steps have run; they change {', '.join(unstated)} ({said}): "
-            "state their values now under counters: (or shared:)"
-        )
+    start_inside(engine, st, pos, phase, step, path)
     problems = engine.check(st, settled=False)
     if problems:
         raise ScenarioError("the position is inconsistent: " + "; ".join(problems[:3]))
     run(rules, st)
     return note
-
-
-def _phase_body(engine: Engine, phase: str) -> int:
-    loop = engine.rules.effects[engine.rules.game_loop]
-    assert isinstance(loop, GameLoop)
-    return loop.bodies[[name for name, _ in engine.rules.phases].index(phase)]
-
-
-def phase_steps(engine: Engine, phase: str) -> tuple[Effect, ...]:
-    """The steps of a phase's text, in order (statements separated by `;`)."""
-    body = engine.rules.effects[_phase_body(engine, phase)]
-    return body.children if isinstance(body, Block) else (body,)
-
-
-def _start_step(engine: Engine, pos: dict[str, Any], phase: str, path: str) -> int:
-    """`step: N`: the position starts at the Nth step of its phase (1, its beginning)."""
-    if "step" not in pos:
-        return 1
-    step = pos["step"]
-    steps = phase_steps(engine, phase)
-    if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= len(steps):
-        listed = "; ".join(f"{n}: {' '.join(e.text.split())[:60]}" for n, e in enumerate(steps, 1))
-        raise ScenarioError(
-            f"{where(path, pos, 'step')}position: step is the number of a step of phase {phase} "
-            f"(1 to {len(steps)}), not {step!r}; its steps: {listed}"
-        )
-    return step
-
-
-def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str]]:
-    """The counters this turn's steps before `phase` (and before its `step`) gain, lose or
-    set, each with the texts that do: a position starting there must state them, as they
-    stand after those steps ran."""
-    names = [name for name, _ in engine.rules.phases]
-    skipped: list[Effect] = []
-    for name in names[: names.index(phase)]:
-        skipped.extend(phase_steps(engine, name))
-    skipped.extend(phase_steps(engine, phase)[: step - 1])
-    found: dict[str, list[str]] = {}
-    for top in skipped:
-        for effect in _within(top):
-            counter = getattr(effect, "counter", None)
-            if isinstance(effect, Gain | Lose | ChangeShared) and isinstance(counter, str):
-                text = " ".join(effect.text.split())
-                if text not in found.setdefault(counter, []):
-                    found[counter].append(text)
-    return found
-
-
-MAX_WALK = 10_000  # effects looked at under one step: far beyond any phase's text
-
-
-def _within(top: Effect) -> list[Effect]:
-    """`top` and the effects written inside it (a loop's body, an if's branches), not the
-    procedures it calls."""
-    out: list[Effect] = []
-    todo = [top]
-    while todo and len(out) < MAX_WALK:
-        e = todo.pop()
-        out.append(e)
-        for field in attrs.fields(type(e)):  # type: ignore[arg-type]  # every effect is an attrs class
-            value = getattr(e, field.name)
-            items = value if isinstance(value, tuple) else (value,)
-            todo.extend(v for v in items if isinstance(v, Effect))
-    return out
 
 
 def _set_end(engine: Engine, st: GameState, pos: dict[str, Any]) -> None:

@@ -21,7 +21,7 @@ from rules_dsl.effects.abilities import Announce
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
-from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of
+from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of, where
 from rules_dsl.state import GameState, Trace
 
 CHOOSE_KEYS = {"card", "zone", "player"}
@@ -143,6 +143,50 @@ def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
         + (f" ({hint})" if hint else "")
         + f"; give 'start of PHASE', 'end of PHASE', 'end of turn', 'end of game' or a moment ({known})"
     )
+
+
+def stops_after(engine: Engine, players: int, decisions: list[Any], i: int, path: str) -> list[Stop]:
+    """The `at:` stops that follow decision `i` (-1: the position's start), up to the next
+    option or checkpoint: the points inside that decision the scenario looks at."""
+    stops = []
+    for j in range(i + 1, len(decisions)):
+        step = decisions[j]
+        if isinstance(step, dict) and set(step) == {"forced"}:
+            continue
+        if not (isinstance(step, dict) and "at" in step):
+            break
+        stops.append(parse_stop(engine, players, step["at"], f"{where(path, step, 'at')}decision {j + 1}"))
+    return stops
+
+
+def watch_stop(engine: Engine, players: int, decisions: list[Any], i: int, path: str) -> Stop:
+    """The stop of the `at:` step `i`, which must follow an option (or the position's start),
+    possibly through other `at:` and `forced:` steps."""
+    step = decisions[i]
+    for j in range(i - 1, -1, -1):
+        before = decisions[j]
+        if isinstance(before, dict) and ("at" in before or set(before) == {"forced"}):
+            continue
+        if isinstance(before, dict) and set(before) == {"expect"}:
+            raise ScenarioError(
+                f"{where(path, step, 'at')}decision {i + 1}: at: looks inside the decision just applied; "
+                "it follows an option (or the position's start), not a checkpoint"
+            )
+        break
+    return parse_stop(engine, players, step["at"], f"{where(path, step, 'at')}decision {i + 1}")
+
+
+def forced_option(value: Any, what: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ScenarioError(f"{what}: forced: gives the option taken without asking, not {value!r}")
+    return str(value)
+
+
+def same_choice(engine: Engine, taken: str, option: str) -> bool:
+    """Whether a forced choice ("player N: OPTION") is `option`, given as the option id
+    (`research@hand`) or, for a card, its card id (`research`)."""
+    got = taken.partition(": ")[2]
+    return got == option or (option in engine.rules.card_index and re.split(r"[@#:]", got)[0] == option)
 
 
 class Watch(Trace):
