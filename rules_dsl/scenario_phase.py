@@ -62,12 +62,17 @@ def start_step(engine: Engine, pos: dict[str, Any], phase: str, path: str) -> in
     step = pos["step"]
     steps = phase_steps(engine, phase)
     if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= len(steps):
-        listed = "; ".join(f"{n}: {' '.join(e.text.split())[:60]}" for n, e in enumerate(steps, 1))
+        listed = " | ".join(f"{n}: {_short(e.text)}" for n, e in enumerate(steps, 1))
         raise ScenarioError(
             f"{where(path, pos, 'step')}position: step is the number of a step of phase {phase} "
             f"(1 to {len(steps)}), not {step!r}; its steps: {listed}"
         )
     return step
+
+
+def _short(text: str, most: int = 60) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= most else words[: most - 3] + "..."
 
 
 def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str]]:

@@ -485,7 +485,7 @@ def test_a_position_inside_a_phase_starts_at_its_step_and_states_what_earlier_st
     data["position"]["step"] = 5
     (bad,) = failures(run_scenario_file(write(tmp_path, data)))
     assert "step is the number of a step of phase buy (1 to 2), not 5; its steps: 1: " in bad, bad
-    assert "; 2: " in bad and "supply-pile" in bad
+    assert " | 2: " in bad and "supply-pile" in bad
     data["position"]["step"] = 2
     data["position"]["phase"] = "bye"
     path = write(tmp_path, data)
