@@ -29,10 +29,12 @@ from rules_dsl.scenario_expect import (
     mapping,
     numbers,
     seat_of,
+    where,
     whole,
     zone_key,
 )
-from rules_dsl.scenario_steps import chosen_option, tracing
+from rules_dsl.scenario_phase import start_inside, start_step
+from rules_dsl.scenario_steps import Watch, chosen_option, forced_option, same_choice, stops_after, tracing, watch_stop
 from rules_dsl.state import Frame, GameState
 
 __all__ = [
@@ -74,6 +76,7 @@ POSITION_KEYS = {
     "zones",
     "players",
     "complete",
+    "step",
 }
 MAX_FILE_BYTES = 1_000_000  # as for a pack file: a scenario is read whole
 MAX_SEEDS = 1000  # `seeds: 1..N`: each seed replays the whole scenario
@@ -137,14 +140,14 @@ def run_scenario_file(path: str | Path) -> Report:
         )
         return report
     try:
-        data = yaml_data.load(text, "a scenario")
+        data = yaml_data.load(text, "a scenario", typ="rt")  # "rt" keeps positions for messages
     except yaml_data.YamlProblem as exc:
-        where = f"line {exc.line}, column {exc.column}"
+        place = f"line {exc.line}, column {exc.column}"
         invalid = "not valid YAML: "
         detail = (
-            f"not valid YAML on {where}: {exc.message.removeprefix(invalid)}"
+            f"not valid YAML on {place}: {exc.message.removeprefix(invalid)}"
             if exc.message.startswith(invalid)
-            else f"{where}: {exc.message}"
+            else f"{place}: {exc.message}"
         )
         report.checks.append(Check("read the file", False, detail))
         return report
@@ -165,7 +168,7 @@ def run_scenario(data: Any, base: Path, report: Report) -> Report:
             raise ScenarioError("decisions must be a list of option ids and {expect: ...} checkpoints")
         for seed in seeds:
             prefix = f"seed {seed}: " if len(seeds) > 1 else ""
-            checks = _run_once(engine, data, seed, decisions, games)
+            checks = _run_once(engine, data, seed, decisions, games, report.path)
             report.checks.extend(Check(prefix + c.name, c.ok, c.detail) for c in checks)
     except RulesError as exc:
         report.checks.append(Check("scenario", False, str(exc)))
@@ -217,30 +220,92 @@ def _variants(value: Any) -> list[str] | None:
     raise ScenarioError(f"variants must be a variant name or a list of names, not {value!r}")
 
 
-def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[Any], games: int) -> list[Check]:
+def _run_once(
+    engine: Engine, data: dict[str, Any], seed: int, decisions: list[Any], games: int, path: str = ""
+) -> list[Check]:
     checks: list[Check] = []
     try:
         players = whole(data.get("players", 2), "players")
-        trace: list[str] = []  # the moments announced since the previous checkpoint
+        watch = Watch()  # moments, points passed and forced choices; copies at `at:` stops
+        seen = [0, 0]  # moments and forced choices already checked (by a checkpoint or `at:`)
+        looked = first_forced = 0  # forced choices before the last decision's; those matched by `forced:`
+        watch.stops = stops_after(engine, players, decisions, -1, path)
         if "position" in data:
             # laid out on the game as set-up leaves it, before the first turn starts
             st = engine.set_up(players, seed, _variants(data.get("variants")))
-            with tracing(st, trace):
-                note = set_position(engine, st, data["position"], data.get("unused"))
+            with tracing(st, watch):
+                note = set_position(engine, st, data["position"], data.get("unused"), path)
         else:
             st = engine.new_game(players, seed, _variants(data.get("variants")))
             note = ""
         checks.append(Check("set up the position", True, note))
+        copies = iter(watch.copies)  # the copies taken at this decision's `at:` stops
         for i, step in enumerate(decisions):
+            if isinstance(step, dict) and "at" in step:
+                check_keys(step, {"at", "expect"}, f"decision {i + 1}")
+                stop = watch_stop(engine, st.players, decisions, i, path)
+                copy = next(copies, None)
+                if copy is None:
+                    passed = ", ".join(watch.passed) or "none"
+                    checks.append(
+                        Check(
+                            f"at step {i + 1} ({stop.text})",
+                            False,
+                            f"{where(path, step, 'at')}the game did not pass {stop.text!r} (after the stops "
+                            f"before it) before the next decision; it passed: {passed}",
+                        )
+                    )
+                    continue
+                at, moments, forced = copy
+                expect = step.get("expect") or {}
+                checks.extend(
+                    check_expectations(
+                        engine,
+                        at,
+                        expect,
+                        f"at step {i + 1} ({stop.text})",
+                        watch[seen[0] : moments],
+                        settled=False,
+                        forced=watch.forced_choices[seen[1] : forced],
+                    )
+                )
+                if expect:
+                    seen = [moments, forced]
+                continue
+            if isinstance(step, dict) and set(step) == {"forced"}:
+                option = forced_option(step["forced"], f"{where(path, step, 'forced')}decision {i + 1}")
+                taken = watch.forced_choices[looked:]
+                ok = bool(taken) and same_choice(engine, taken[0], option)
+                detail = ""
+                if not ok:
+                    found = f"the next one was {taken[0]!r}" if taken else "none was left"
+                    detail = (
+                        f"{where(path, step, 'forced')}expected a choice with one legal option, {option!r}, "
+                        f"taken without asking; {found} (taken without asking in that decision: "
+                        f"{watch.forced_choices[first_forced:] or 'none'})"
+                    )
+                checks.append(Check(f"step {i + 1} (forced: {option})", ok, detail))
+                looked += 1
+                continue
             if isinstance(step, dict) and set(step) == {"choose"}:
                 option = chosen_option(engine, st, step["choose"], f"decision {i + 1}")
             elif isinstance(step, dict):
                 if set(step) != {"expect"}:
                     raise ScenarioError(
-                        f"decision {i + 1}: a step is an option id, {{choose: {{card: ID}}}} or {{expect: ...}}"
+                        f"{where(path, decisions, i)}decision {i + 1}: a step is an option id, "
+                        "{choose: {card: ID}}, {expect: ...}, {at: POINT, expect: ...} or {forced: OPTION}"
                     )
-                checks.extend(check_expectations(engine, st, step["expect"], f"at step {i + 1}", trace))
-                trace.clear()
+                checks.extend(
+                    check_expectations(
+                        engine,
+                        st,
+                        step["expect"],
+                        f"at step {i + 1}",
+                        watch[seen[0] :],
+                        forced=watch.forced_choices[seen[1] :],
+                    )
+                )
+                seen = [len(watch), len(watch.forced_choices)]
                 continue
             elif not isinstance(step, str | int) or isinstance(step, bool):
                 raise ScenarioError(f"decision {i + 1}: an option id, not {step!r}")
@@ -251,15 +316,29 @@ def _run_once(engine: Engine, data: dict[str, Any], seed: int, decisions: list[A
                     # a card offered by its place (the player cannot identify it): the
                     # file, which sees everything, may name it by what it is
                     option = chosen_option(engine, st, {"card": option}, f"decision {i + 1}")
+            watch.stops = stops_after(engine, players, decisions, i, path)
+            watch.copies = []
+            watch.passed = []
+            looked = first_forced = len(watch.forced_choices)
             try:
-                with tracing(st, trace):
+                with tracing(st, watch):
                     engine.apply(st, option)
             except RulesError as exc:
                 checks.append(Check(f"step {i + 1} ({option})", False, str(exc)))
                 return checks
+            copies = iter(watch.copies)
             checks.append(Check(f"step {i + 1} ({option})", True))
         if "expect" in data:
-            checks.extend(check_expectations(engine, st, data["expect"], "at the end", trace))
+            checks.extend(
+                check_expectations(
+                    engine,
+                    st,
+                    data["expect"],
+                    "at the end",
+                    watch[seen[0] :],
+                    forced=watch.forced_choices[seen[1] :],
+                )
+            )
         if games:
             checks.append(random_continuations(engine, st, games, seed))
     except RulesError as exc:
@@ -297,7 +376,7 @@ def random_continuations(engine: Engine, start: GameState, games: int, seed: int
 # ---- building a position -------------------------------------------------------------
 
 
-def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> str:
+def set_position(engine: Engine, st: GameState, pos: Any, unused: Any, path: str = "") -> str:
     """Lay the position out; returns what it took from zones it does not list, in words
     (or "" when nothing), which the report shows. `complete: true` makes such a take an
     error: the position then states every card it uses."""
@@ -411,7 +490,11 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> str:
     phase = str(pos.get("phase", phases[0]))
     if phase not in phases:
         hint = suggest(phase, phases)
-        raise ScenarioError(f"unknown phase {phase!r}" + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}"))
+        raise ScenarioError(
+            f"{where(path, pos, 'phase')}position: unknown phase {phase!r}"
+            + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}")
+        )
+    step = start_step(engine, pos, phase, path)
     _set_end(engine, st, pos)
     if "out" in pos:
         out = pos["out"]
@@ -431,6 +514,7 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any) -> str:
     st.failed = False
     st.phase = phase  # the game is under way (not in its set-up): the position says who plays
     st.frames = [Frame(rules.game_loop, active, -1, phases.index(phase), {}, None)]
+    start_inside(engine, st, pos, phase, step, path)
     problems = engine.check(st, settled=False)
     if problems:
         raise ScenarioError("the position is inconsistent: " + "; ".join(problems[:3]))

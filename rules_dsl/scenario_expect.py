@@ -43,6 +43,7 @@ EXPECT_KEYS = {
     "invariants",
     "option-facts",
     "trace",
+    "forced",
 }
 CARD_KEYS = {"card", "face", "under", "tokens", "marks", "peeked-by"}
 LIST_FORMS = "a list, a size, {in-order: [...]}, {contains: [...], excludes: [...]} or {one-of: [...]}"
@@ -73,6 +74,17 @@ def check_keys(node: Any, known: set[str], where: str) -> dict[str, Any]:
                 f"unknown key {k!r} in {where}" + (f" ({hint})" if hint else f"; known: {', '.join(sorted(known))}")
             )
     return node
+
+
+def where(path: str, node: Any, key: Any) -> str:
+    """`FILE:LINE:COL: ` of a value in the file (`key` a mapping's key or a list's index),
+    as a message's prefix; "" when the file's positions are not known (data given in code)."""
+    lc = getattr(node, "lc", None)
+    try:
+        line, col = lc.value(key) if isinstance(node, dict) else lc.item(key)  # type: ignore[union-attr]
+    except (AttributeError, KeyError, IndexError, TypeError):
+        return ""
+    return f"{path}:{line + 1}:{col + 1}: " if path else f"line {line + 1}, column {col + 1}: "
 
 
 def mapping(node: Any, where: str, example: str) -> dict[Any, Any]:
@@ -375,9 +387,17 @@ DECISION_KEYS = {"player", "options", "prompt"}
 
 
 def check_expectations(
-    engine: Engine, st: GameState, exp: Any, when: str, trace: list[str] | None = None
+    engine: Engine,
+    st: GameState,
+    exp: Any,
+    when: str,
+    trace: list[str] | None = None,
+    settled: bool = True,
+    forced: list[str] | None = None,
 ) -> list[Check]:
-    """`trace`: the moments announced since the previous checkpoint, where the caller traces."""
+    """`trace` and `forced`: the moments announced and the choices taken without asking
+    since the previous checkpoint, where the caller watches; `settled` False: the game is
+    looked at inside a decision (an `at:` stop), where no decision is pending yet."""
     exp = check_keys(exp, EXPECT_KEYS, "expect")
     checks: list[Check] = []
 
@@ -408,18 +428,11 @@ def check_expectations(
     if not isinstance(together, list):
         raise ScenarioError("together: a list of {player: N, zones: [hand, deck], cards: [...]}")
     for i, group in enumerate(together):
-        group = check_keys(group, {"player", "zones", "cards"}, f"together item {i + 1}")
-        owner = seat_of(st, group["player"]) if "player" in group else None
-        names = group.get("zones")
-        if not isinstance(names, list) or not names or "cards" not in group:
-            raise ScenarioError(f"together item {i + 1}: give zones: [ZONE, ...] and cards: [...]")
-        zts = engine.rules.zones
-        keys = [zone_key(engine, n, owner if str(n) in zts and zts[str(n)].per_player else None) for n in names]
+        keys, label = _together_zones(engine, st, group, f"together item {i + 1}")
         cards = group["cards"]
         if isinstance(cards, dict) and "in-order" in cards:
             raise ScenarioError(f"together item {i + 1}: cards over several zones have no order")
-        who = f"player {owner + 1}'s " if owner is not None else ""
-        checks.append(compare_zones(engine, st, keys, cards, f"{when}: {who}{' + '.join(map(str, names))}"))
+        checks.append(compare_zones(engine, st, keys, cards, f"{when}: {label}"))
     if "decision" in exp:
         _check_decision(st, exp["decision"], when, checks, scalar)
     if "sees" in exp:
@@ -468,17 +481,70 @@ def check_expectations(
     if "trace" in exp:
         if trace is None:
             raise ScenarioError("trace: is checked in a scenario's checkpoints and its final expect only")
-        wanted = exp["trace"]
-        if isinstance(wanted, dict) and set(wanted) == {"contains"}:
-            got = iter(trace)  # the moments listed, in this order, others between them allowed
-            ok = all(any(m == str(w) for m in got) for w in _strings(wanted["contains"], "trace: contains"))
-            detail = "" if ok else f"expected {wanted['contains']} in this order among {trace}"
-            checks.append(Check(f"{when}: moments announced", ok, detail))
-        else:
-            scalar("moments announced", trace, _strings(wanted, "trace"))
-    problems = engine.check(st)
+        _check_list(checks, f"{when}: moments announced", list(trace), exp["trace"], "trace")
+    if "forced" in exp:
+        if forced is None:
+            raise ScenarioError("forced: is checked in a scenario's checkpoints and its final expect only")
+        _check_list(checks, f"{when}: choices taken without asking", forced, exp["forced"], "forced")
+    problems = engine.check(st, settled=settled)
     checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
     return checks
+
+
+def _check_list(checks: list[Check], name: str, got: list[str], wanted: Any, key: str) -> None:
+    """`trace:` or `forced:`: the exact list, or {contains: [...]} for some of it in that order."""
+    if isinstance(wanted, dict) and set(wanted) == {"contains"}:
+        it = iter(got)  # the items listed, in this order, others between them allowed
+        ok = all(any(m == str(w) for m in it) for w in _strings(wanted["contains"], f"{key}: contains"))
+        checks.append(Check(name, ok, "" if ok else f"expected {wanted['contains']} in this order among {got}"))
+        return
+    items = _strings(wanted, key)
+    ok = got == items
+    checks.append(Check(name, ok, "" if ok else f"expected {items!r}, got {got!r}"))
+
+
+def _together_zones(engine: Engine, st: GameState, group: Any, where: str) -> tuple[list[str], str]:
+    """The zones of a `together` item and how the report names them. `player:` is a seat,
+    a list of seats or `all`, whose per-player zones count; a zone may also be
+    `{zone: NAME, player: SEAT}`, one player's, so a multiset can span players (a hand
+    passed on, a card traded)."""
+    group = check_keys(group, {"player", "zones", "cards"}, where)
+    names = group.get("zones")
+    if not isinstance(names, list) or not names or "cards" not in group:
+        raise ScenarioError(f"{where}: give zones: [ZONE, ...] and cards: [...]")
+    owners: list[int] = []
+    if "player" in group:
+        value = group["player"]
+        if value == "all":
+            owners = list(range(st.players))
+        elif isinstance(value, list) and value:
+            owners = sorted({seat_of(st, v) for v in value})
+        else:
+            owners = [seat_of(st, value)]
+    zts = engine.rules.zones
+    keys: list[str] = []
+    parts: list[str] = []
+    for n in names:
+        if isinstance(n, dict):
+            n = check_keys(n, {"zone", "player"}, f"a zone of {where}")
+            if "zone" not in n or "player" not in n:
+                raise ScenarioError(f"{where}: one player's zone is {{zone: NAME, player: SEAT}}")
+            seat = seat_of(st, n["player"])
+            keys.append(zone_key(engine, n["zone"], seat))
+            parts.append(f"player {seat + 1}'s {n['zone']}")
+        elif str(n) in zts and zts[str(n)].per_player:
+            if not owners:
+                raise ScenarioError(f"{where}: zone {n!r} belongs to each player: give player: (a seat, a list or all)")
+            keys.extend(zone_key(engine, n, p) for p in owners)
+            parts.extend(f"player {p + 1}'s {n}" for p in owners)
+        else:
+            keys.append(zone_key(engine, n, None))
+            parts.append(str(n))
+    if len(set(keys)) != len(keys):
+        raise ScenarioError(f"{where}: a zone is listed twice")
+    if len(owners) == 1 and not any(isinstance(n, dict) for n in names):  # one player's zones
+        return keys, f"player {owners[0] + 1}'s " + " + ".join(map(str, names))
+    return keys, " + ".join(parts)
 
 
 def _invariant_checks(engine: Engine, st: GameState, wanted: Any, when: str) -> list[Check]:

@@ -1,5 +1,6 @@
-"""Scenario decisions: options named by card instead of by id, and the trace of the
-moments a decision announces (docs/scenarios.md).
+"""Scenario decisions: options named by card instead of by id, and the watch over what
+happens inside a decision: the moments it announces, the points of the turn it passes
+(`at:` stops) and the choices it takes without asking (`forced:`) (docs/scenarios.md).
 
 `choose: {card: ID}` picks the pending decision's option for that card, wherever the
 card is and whatever its option id (`ID`, `ID@discard.p2`, `ID#12`, `ID:KIND`),
@@ -9,14 +10,19 @@ copies of the card are offered from several places.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import attrs
+
+from rules_dsl.effects.abilities import Announce
+from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
-from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of
-from rules_dsl.state import GameState
+from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of, where
+from rules_dsl.state import GameState, Trace
 
 CHOOSE_KEYS = {"card", "zone", "player"}
 
@@ -75,12 +81,161 @@ def chosen_option(engine: Engine, st: GameState, spec: Any, where: str) -> str:
     return found[0]
 
 
+# ---- watching inside a decision: `at:` stops and `forced:` choices -------------------
+
+
+@attrs.define
+class Stop:
+    """A point inside a decision that an `at:` step names: a boundary of the turn
+    ("start of buy", "end of turn") or a moment announced, by anyone or by one player."""
+
+    text: str  # as the file writes it
+    boundary: str = ""  # "start of PHASE", "end of PHASE", "end of turn", "end of game"
+    moment: str = ""
+    player: int = -1  # the announcing player's index, -1: anyone
+
+    def matches(self, item: str) -> bool:
+        """Whether a trace item ("player N: MOMENT" or a boundary) is this stop."""
+        if self.boundary:
+            return item == self.boundary
+        who, _, moment = item.partition(": ")
+        return moment == self.moment and (self.player < 0 or who == f"player {self.player + 1}")
+
+
+_PLAYER_MOMENT = re.compile(r"player ([0-9]{1,3}): *(\S+)")
+_BOUNDARY = re.compile(r"(start|end) of (\S+)")
+
+
+def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
+    """An `at:` value: `start of PHASE`, `end of PHASE`, `end of turn`, `end of game`, a
+    moment the pack announces (`MOMENT`) or one player's (`player N: MOMENT`)."""
+    if not isinstance(text, str) or not text.strip():
+        raise ScenarioError(f"{where}: at: names a point inside a decision, such as 'end of turn', not {text!r}")
+    text = " ".join(text.split())
+    rules = engine.rules
+    phases = [name for name, _ in rules.phases]
+    loop = rules.effects[rules.game_loop]
+    assert isinstance(loop, GameLoop)
+    if loop.deal_end is not None:  # a game with deals: its scoring and the next deal's set-up
+        phases += [p for p, body in (("deal-end", loop.deal_scoring), ("deal-setup", loop.deal_setup)) if body >= 0]
+    moments = sorted({e.moment for e in rules.effects if isinstance(e, Announce)})
+    points = [*(f"{side} of {p}" for p in phases for side in ("start", "end")), "end of turn", "end of game"]
+    if text in points:
+        return Stop(text, boundary=text)
+    m = _PLAYER_MOMENT.fullmatch(text)
+    player = int(m.group(1)) - 1 if m else -1
+    if m and not 0 <= player < players:
+        raise ScenarioError(f"{where}: at: {text!r}: players are numbered 1..{players}")
+    moment = m.group(2) if m else text
+    if moment in moments:
+        return Stop(text, moment=moment, player=player)
+    b = _BOUNDARY.fullmatch(text)
+    if b and b.group(2) not in ("turn", "game"):
+        hint = suggest(b.group(2), phases)
+        raise ScenarioError(
+            f"{where}: at: {text!r}: the pack has no phase {b.group(2)!r}"
+            + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}")
+        )
+    hint = suggest(moment, [*points, *moments])
+    known = f"moments announced: {', '.join(moments)}" if moments else "the pack announces no moment"
+    raise ScenarioError(
+        f"{where}: at: {text!r} is no point inside a decision"
+        + (f" ({hint})" if hint else "")
+        + f"; give 'start of PHASE', 'end of PHASE', 'end of turn', 'end of game' or a moment ({known})"
+    )
+
+
+def stops_after(engine: Engine, players: int, decisions: list[Any], i: int, path: str) -> list[Stop]:
+    """The `at:` stops that follow decision `i` (-1: the position's start), up to the next
+    option or checkpoint: the points inside that decision the scenario looks at."""
+    stops = []
+    for j in range(i + 1, len(decisions)):
+        step = decisions[j]
+        if isinstance(step, dict) and set(step) == {"forced"}:
+            continue
+        if not (isinstance(step, dict) and "at" in step):
+            break
+        stops.append(parse_stop(engine, players, step["at"], f"{where(path, step, 'at')}decision {j + 1}"))
+    return stops
+
+
+def watch_stop(engine: Engine, players: int, decisions: list[Any], i: int, path: str) -> Stop:
+    """The stop of the `at:` step `i`, which must follow an option (or the position's start),
+    possibly through other `at:` and `forced:` steps."""
+    step = decisions[i]
+    for j in range(i - 1, -1, -1):
+        before = decisions[j]
+        if isinstance(before, dict) and ("at" in before or set(before) == {"forced"}):
+            continue
+        if isinstance(before, dict) and set(before) == {"expect"}:
+            raise ScenarioError(
+                f"{where(path, step, 'at')}decision {i + 1}: at: looks inside the decision just applied; "
+                "it follows an option (or the position's start), not a checkpoint"
+            )
+        break
+    return parse_stop(engine, players, step["at"], f"{where(path, step, 'at')}decision {i + 1}")
+
+
+def forced_option(value: Any, what: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ScenarioError(f"{what}: forced: gives the option taken without asking, not {value!r}")
+    return str(value)
+
+
+def same_choice(engine: Engine, taken: str, option: str) -> bool:
+    """Whether a forced choice ("player N: OPTION") is `option`, given as the option id
+    (`research@hand`) or, for a card, its card id (`research`)."""
+    got = taken.partition(": ")[2]
+    return got == option or (option in engine.rules.card_index and re.split(r"[@#:]", got)[0] == option)
+
+
+class Watch(Trace):
+    """A scenario's watch over the decisions it applies: the moments announced (the list,
+    for `trace:`), every point passed and every forced choice since the last decision, and
+    a copy of the game at each `at:` stop it waits for, taken the instant the game passes it."""
+
+    __slots__ = ("st", "stops", "copies", "passed", "forced_choices")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.st: GameState | None = None  # the game watched (set by `tracing`)
+        self.stops: list[Stop] = []  # the `at:` stops still waited for, in order
+        # (the game then, moments announced and choices forced by then)
+        self.copies: list[tuple[GameState, int, int]] = []
+        self.passed: list[str] = []  # the points passed since the last decision, for messages
+        self.forced_choices: list[str] = []  # "player N: OPTION", since the last checkpoint
+
+    def append(self, item: str) -> None:  # a moment announced
+        super().append(item)
+        if self.st is not None:
+            self._point(self.st, item)
+
+    def reached(self, st: GameState, boundary: str) -> None:
+        self._point(st, boundary)
+
+    def forced(self, st: GameState, player: int, prompt: str, option: str) -> None:
+        self.forced_choices.append(f"player {player + 1}: {option}")
+
+    def _point(self, st: GameState, item: str) -> None:
+        if len(self.passed) < MAX_PASSED:
+            self.passed.append(item)
+        if self.stops and self.stops[0].matches(item):
+            self.stops.pop(0)
+            self.copies.append((st.clone(), len(self), len(self.forced_choices)))
+
+
+MAX_PASSED = 1000  # points kept for a message about a stop never reached
+
+
 @contextmanager
-def tracing(st: GameState, trace: list[str]) -> Iterator[None]:
-    """Record the moments announced in the game while the block runs (`trace:` in a checkpoint)."""
+def tracing(st: GameState, trace: Watch) -> Iterator[None]:
+    """Watch the game while the block runs: moments, points passed, forced choices and
+    the copies at the `at:` stops waited for."""
     previous = st.trace
     st.trace = trace
+    trace.st = st
     try:
         yield
     finally:
         st.trace = previous
+        trace.st = None

@@ -15,6 +15,37 @@ import attrs
 from rules_dsl.rules import Rules
 
 
+class Trace(list[str]):
+    """What a scenario watching a decision is told (docs/scenarios.md): the list is the
+    moments announced, "player N: MOMENT"; `began`/`ended`/`reached` mark the turn's
+    boundaries (a phase's start and end, a turn's end) and `forced` a choice with one legal
+    option, taken without asking. The engine calls these only where `GameState.trace` is
+    set (never in play); this base class keeps the moments only, the scenario runner's
+    subclass keeps the rest."""
+
+    __slots__ = ("running",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.running = ""  # the phase whose body runs now, once its start was seen ("" none)
+
+    def began(self, st: GameState, phase: str) -> None:
+        self.running = phase
+        self.reached(st, f"start of {phase}")
+
+    def ended(self, st: GameState) -> None:
+        """The game loop steps again: the phase that ran (if any) is over."""
+        if self.running:
+            phase, self.running = self.running, ""
+            self.reached(st, f"end of {phase}")
+
+    def reached(self, st: GameState, boundary: str) -> None:
+        """The game stands at `boundary` ("start of PHASE", "end of turn", ...)."""
+
+    def forced(self, st: GameState, player: int, prompt: str, option: str) -> None:
+        """`player` had one legal option, `option`, taken without asking."""
+
+
 @attrs.define(slots=True, eq=True)
 class CardState:
     """One physical card: its type, where it is, which way up, what it holds.
@@ -138,8 +169,9 @@ class GameState:
     rules: Rules = attrs.field(default=cast(Rules, None), init=False, eq=False, repr=False)
     recorder: MoveRecorder | None = attrs.field(default=None, init=False, eq=False, repr=False)
     probe_depth: int = attrs.field(default=0, init=False, eq=False, repr=False)
-    # while a scenario traces a decision (`trace:`): each moment announced, "player N: MOMENT"
-    trace: list[str] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    # while a scenario watches a decision (`trace:`, `at:`, `forced:`): each moment announced,
+    # "player N: MOMENT", and what `Trace` is told; None in play, so the engine only tests it
+    trace: Trace | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def card_to_change(self, card: int) -> CardState:
         """The card, ready to be changed: copied first unless this state already owns it.

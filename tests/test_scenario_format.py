@@ -372,3 +372,155 @@ def test_a_position_says_what_it_took_from_zones_it_does_not_list_and_can_forbid
     data = load("marks_and_peeks_in_a_position.yaml")
     data["position"]["complete"] = True  # every card it names is in the zones it lists
     assert failures(run(data)) == []
+
+
+# ---- inside a decision: at:, forced:, positions inside a phase, together across players -------
+
+EXAMPLES = ROOT / "examples" / "games"
+
+
+def write(tmp_path: Path, data: dict[str, Any]) -> Path:
+    """The scenario as a file (its pack folders made absolute), so errors carry file:line:col."""
+    data = dict(data)
+    if isinstance(data.get("pack"), list):
+        data["pack"] = [str((FORMAT / p).resolve()) for p in data["pack"]]
+    path = tmp_path / "scenario.yaml"
+    yaml = YAML(typ="safe")
+    yaml.default_flow_style = False
+    with path.open("w", encoding="utf-8") as out:
+        yaml.dump(data, out)
+    return path
+
+
+def line_of(path: Path, text: str) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    (n,) = [n for n, line in enumerate(lines, 1) if line.strip().removeprefix("- ") == text]
+    return n
+
+
+def test_at_looks_at_the_game_at_a_point_inside_a_decision() -> None:
+    data = load("expect_inside_a_decision.yaml")
+    assert failures(run(data)) == []
+    # at the end of the turn the round is not scored yet; at the end of its scoring it is
+    data["decisions"][2]["expect"]["counters"] = {"token": [0, 1]}
+    data["decisions"][3]["expect"]["counters"] = {"token": [0, 0]}
+    bad = failures(run(data))
+    assert any("at step 3 (end of turn): counter token: expected [0, 1], got [0, 0]" in b for b in bad), bad
+    assert any("at step 4 (end of deal-end): counter token: expected [0, 0], got [0, 1]" in b for b in bad), bad
+
+
+def test_at_a_point_the_decision_never_passes_fails_with_the_points_it_passed() -> None:
+    data = load("expect_inside_a_decision.yaml")
+    data["decisions"].insert(2, {"at": "end of game", "expect": {"over": True}})
+    bad = failures(run(data))
+    assert any(
+        "did not pass 'end of game'" in b and "it passed: end of play, end of turn, start of deal-end" in b for b in bad
+    ), bad
+
+
+def test_at_names_a_point_or_the_error_says_where_and_what_exists(tmp_path: Path) -> None:
+    data = load("a_buy_the_clean_up_and_the_next_turn.yaml")
+    data["decisions"][2]["at"] = "end of buyy"
+    path = write(tmp_path, data)
+    (bad,) = failures(run_scenario_file(path))
+    where = f"{path}:{line_of(path, 'at: end of buyy')}:"
+    assert where in bad and "the pack has no phase 'buyy' (did you mean 'buy'?)" in bad, bad
+    data["decisions"][2]["at"] = "play-tresure"
+    (bad,) = failures(run_scenario_file(write(tmp_path, data)))
+    assert "'play-tresure' is no point inside a decision" in bad and "play-treasure" in bad, bad
+    data["decisions"][2]["at"] = 3
+    (bad,) = failures(run_scenario_file(write(tmp_path, data)))
+    assert "at: names a point inside a decision, such as 'end of turn', not 3" in bad
+    # at: looks inside the decision just applied, never after a checkpoint
+    data["decisions"][2]["at"] = "end of buy"
+    data["decisions"].insert(2, {"expect": {"active": 2}})
+    (bad,) = failures(run_scenario_file(write(tmp_path, data)))
+    assert "at: looks inside the decision just applied" in bad and str(tmp_path) in bad, bad
+    assert "Traceback" not in bad
+
+
+def test_forced_names_the_choice_taken_without_asking() -> None:
+    data = load("forced_choices.yaml")
+    assert failures(run(data)) == []
+    data["decisions"][0] = {"forced": "prince"}
+    bad = failures(run(data))
+    assert any(
+        "(forced: prince): expected a choice with one legal option, 'prince', taken without asking; "
+        "the next one was 'player 1: countess'" in b
+        for b in bad
+    ), bad
+    data = load("forced_choices.yaml")
+    data["decisions"].insert(4, {"forced": "player 1"})  # the Baron's target was the only forced choice
+    assert any("none was left" in b for b in failures(run(data)))
+    data = load("forced_choices.yaml")
+    data["expect"]["forced"] = ["player 2: player 1"]  # listed by the previous checkpoint already
+    wrong = "choices taken without asking: expected ['player 2: player 1'], got []"
+    assert any(wrong in b for b in failures(run(data)))
+
+
+def test_a_forced_step_that_does_not_match_says_where_it_is_written(tmp_path: Path) -> None:
+    data = load("forced_choices.yaml")
+    data["decisions"][3] = {"forced": "player 3"}
+    path = write(tmp_path, data)
+    bad = failures(run_scenario_file(path))
+    assert any(f"{path}:{line_of(path, 'forced: player 3')}:" in b for b in bad), bad
+
+
+def test_a_position_inside_a_phase_starts_at_its_step_and_states_what_earlier_steps_changed(tmp_path: Path) -> None:
+    data = load("a_buy_the_clean_up_and_the_next_turn.yaml")
+    assert failures(run(data)) == []
+    data["decisions"] = data["decisions"][:1]  # the buy is asked first
+    del data["expect"]
+    data["position"]["players"][1]["hand"] = ["copper", "estate", "estate"]
+    assert failures(run(data)) == []
+    del data["position"]["step"]  # from the phase's beginning: the Copper in hand is asked about first
+    assert any("options contain 'silver': options: ['copper', 'done']" in b for b in failures(run(data)))
+    data = load("a_buy_the_clean_up_and_the_next_turn.yaml")
+    del data["position"]["counters"]["coin"]
+    path = write(tmp_path, data)
+    (bad,) = failures(run_scenario_file(path))
+    assert f"{path}:{line_of(path, 'step: 2')}:" in bad
+    assert "it starts at buy step 2, so this turn's earlier steps have run; they change coin" in bad, bad
+    data["position"]["counters"]["coin"] = [3, 0]
+    data["position"]["step"] = 5
+    (bad,) = failures(run_scenario_file(write(tmp_path, data)))
+    assert "step is the number of a step of phase buy (1 to 2), not 5; its steps: 1: " in bad, bad
+    assert " | 2: " in bad and "supply-pile" in bad
+    data["position"]["step"] = 2
+    data["position"]["phase"] = "bye"
+    path = write(tmp_path, data)
+    (bad,) = failures(run_scenario_file(path))
+    assert f"{path}:{line_of(path, 'phase: bye')}:" in bad and "unknown phase 'bye' (did you mean 'buy'?)" in bad
+
+
+def test_together_spans_several_players_zones() -> None:
+    data = load("together_across_players.yaml")
+    data["seeds"] = [1, 2]
+    assert failures(run(data)) == []
+    group = data["decisions"][2]["expect"]["together"][1]
+    group["cards"] = ["king"]
+    wrong = "player 1's hand + player 2's discard: expected ['king'], got ['guard']"
+    assert any(wrong in b for b in failures(run(data)))
+    group["cards"] = ["guard"]
+    everyone = data["decisions"][3]["expect"]["together"][0]
+    everyone["cards"] = everyone["cards"][1:]
+    bad = failures(run(data))
+    assert len(bad) == 2 and all("player 1's hand + player 2's hand + player 1's discard" in b for b in bad), bad
+    everyone["player"] = 3
+    assert any("players are numbered 1..2, not 3" in b for b in failures(run(data)))
+
+
+def test_at_a_moment_of_the_base_game_stops_where_that_player_announces_it() -> None:
+    data = load("trace_of_moments.yaml")
+    data["decisions"][2:2] = [
+        {
+            "at": "player 1: conquer",
+            "expect": {"counters": {"fighter": [0, 0]}, "trace": ["player 1: attack", "player 1: conquer"]},
+        },
+        {"at": "start of role", "expect": {"phase": "role", "decision": "none"}},
+    ]
+    data["decisions"][4]["expect"]["trace"] = []  # the checkpoint: nothing announced since the stops
+    assert failures(run(data)) == [], failures(run(data))
+    data["decisions"][2]["at"] = "player 2: conquer"  # player 1 conquers, not player 2
+    bad = failures(run(data))
+    assert any("did not pass 'player 2: conquer'" in b and "player 1: conquer" in b for b in bad), bad

@@ -279,7 +279,7 @@ SCENARIOS = sorted((ROOT / "tests" / "scenarios" / "sushi-go").glob("*.yaml"))
 
 
 def test_there_is_a_scenario_for_each_tricky_rule() -> None:
-    assert len(SCENARIOS) == 3
+    assert len(SCENARIOS) >= 3  # the three tricky rules, and more scenarios of the pack
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

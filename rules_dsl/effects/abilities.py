@@ -316,6 +316,8 @@ class UseAbility(Effect):
             return
         ids, values = _options(st, found, fr.player)
         if len(values) == 1:
+            if st.trace is not None:  # a scenario watches (`forced:`)
+                st.trace.forced(st, fr.player, f"use which {self.window} ability?", ids[0])
             self.resume(st, fr, values[0])
             return
         st.pending = Decision(fr.player, f"use which {self.window} ability?", ids, values, source_of(st, fr))

@@ -206,10 +206,14 @@ class ChooseCard(Guard):
             st.frames.pop()
             return
         if len(cards) == 1 and not self.optional:  # forced: no option ids needed
+            if st.trace is not None:  # a scenario watches (`forced:`): the file sees the card
+                st.trace.forced(st, fr.player, self.text, st.rules.cards[st.cards[cards[0]].type].id)
             self.resume(st, fr, cards[0])
             return
         ids, values = card_options(st, cards, fr.player, self.blind)
         if len(values) == 1 and not self.optional:
+            if st.trace is not None:
+                st.trace.forced(st, fr.player, self.text, ids[0])
             self.resume(st, fr, values[0])
             return
         if self.optional:
@@ -257,6 +261,8 @@ class ChooseZone(Guard):
             st.frames.pop()
             return
         if len(opts) == 1 and not self.optional:
+            if st.trace is not None:
+                st.trace.forced(st, fr.player, self.text, opts[0].partition(".")[0])
             self.resume(st, fr, opts[0])
             return
         values: list[Any] = list(opts)
@@ -299,6 +305,8 @@ class TokenChoice(Guard):
             st.frames.pop()
             return
         if len(values) == 1 and not self.optional:
+            if st.trace is not None:
+                st.trace.forced(st, fr.player, self.text, ids[0])
             self.resume(st, fr, values[0])
             return
         if self.optional:
@@ -403,6 +411,8 @@ class ChooseKind(Guard):
 
     def step(self, st: GameState, fr: Frame) -> None:
         if len(self.kinds) == 1:
+            if st.trace is not None:
+                st.trace.forced(st, fr.player, self.text, self.kinds[0])
             self.resume(st, fr, self.kinds[0])
             return
         ask(st, fr, fr.player, self.text, list(self.kinds), list(self.kinds))

@@ -231,6 +231,8 @@ class Alternatives(Effect):
             st.frames.pop()
             return
         if len(doable) == 1:
+            if st.trace is not None:  # a scenario watches (`forced:`)
+                st.trace.forced(st, fr.player, "choose: " + self.labels[doable[0]], self.labels[doable[0]])
             self.resume(st, fr, doable[0])
             return
         all_labels = self.labels

@@ -70,6 +70,8 @@ class _ChooseOne:
             st.frames.pop()
             return
         if len(opts) == 1:
+            if st.trace is not None:  # a scenario watches (`forced:`)
+                st.trace.forced(st, fr.player, self.text, self._label(opts[0]))
             self.resume(st, fr, opts[0])
             return
         st.pending = Decision(fr.player, self.text, [self._label(v) for v in opts], opts, source_of(st, fr))

@@ -57,6 +57,8 @@ class GameLoop(Effect):
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
         fr.player = st.active
+        if st.trace is not None:  # a scenario watches: the phase that ran is over
+            st.trace.ended(st)
         if fr.data is not None:  # between two deals (only a game with deals gets here)
             self.between_deals(st, fr)
             return
@@ -68,6 +70,8 @@ class GameLoop(Effect):
             name, eid = self.phases[fr.pc]
             fr.pc += 1
             st.phase = name
+            if st.trace is not None:
+                st.trace.began(st, name)
             # the phase's body runs in its own scope; this frame absorbs its failure
             body = st.rules.effects[self.bodies[fr.pc - 1]]
             enter(st, body, st.active, -1, {}, False)
@@ -109,6 +113,8 @@ class GameLoop(Effect):
             st.lasting.clear()
         if st.used:
             st.used.clear()
+        if st.trace is not None:
+            st.trace.reached(st, "end of turn")
         if st.final_turns:
             # a turn the rules grant after the game's end: then the next such turn, or the end
             st.final_turns.pop(0)
@@ -129,6 +135,8 @@ class GameLoop(Effect):
             fr.data = [DEAL_SCORED]
             if self.deal_scoring >= 0:
                 st.phase = "deal-end"
+                if st.trace is not None:
+                    st.trace.began(st, "deal-end")
                 push(st, self.deal_scoring, st.active, -1, scope=True)
             return
         self.next_turn(st, fr)
@@ -143,6 +151,8 @@ class GameLoop(Effect):
             if not (st.end_trigger and self.mode(st.end_trigger) == "after-turn") and self.deal_setup >= 0:
                 fr.data = [DEAL_SET_UP]
                 st.phase = "deal-setup"
+                if st.trace is not None:
+                    st.trace.began(st, "deal-setup")
                 push(st, self.deal_setup, st.active, -1, scope=True)
                 return
         fr.data = None
@@ -272,3 +282,5 @@ class GameLoop(Effect):
             best = max(zip(scores, ties))
             st.winners = [p for p in range(st.players) if (scores[p], ties[p]) == best]
         st.frames.clear()
+        if st.trace is not None:
+            st.trace.reached(st, "end of game")

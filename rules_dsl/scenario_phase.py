@@ -1,0 +1,113 @@
+"""Scenario positions inside a phase (docs/scenarios.md): `step: N` starts the phase's
+text at its Nth step, and what this turn's earlier steps did to counters must be stated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from rules_dsl.effects.base import Effect
+from rules_dsl.effects.control import Block
+from rules_dsl.effects.primitives import ChangeShared, Gain, Lose
+from rules_dsl.effects.turns import GameLoop
+from rules_dsl.engine import Engine
+from rules_dsl.scenario_expect import ScenarioError, mapping, where
+from rules_dsl.state import Frame, GameState
+
+
+def start_inside(engine: Engine, st: GameState, pos: dict[str, Any], phase: str, step: int, path: str) -> None:
+    """Start the turn at `step` of `phase` (the game loop's frame already stands at the
+    phase), and refuse a position that leaves out a counter the turn's earlier steps change."""
+    active = st.active
+    if step > 1:  # inside the phase: its body goes on from that step, as if the earlier ones ran
+        loop, body = st.frames[0], engine.rules.effects[_phase_body(engine, phase)]
+        loop.pc += 1
+        st.frames.append(Frame(body.eid, active, -1, step - 1, {}, None))
+        if st.trace is not None:
+            st.trace.running = phase  # its end is a point an `at:` step may name
+    skipped = earlier_changes(engine, phase, step)
+    stated = {
+        *mapping(pos.get("counters"), "position: counters", ""),
+        *mapping(pos.get("shared"), "position: shared", ""),
+    }
+    unstated = [c for c in skipped if c not in stated]
+    if unstated:
+        said = "; ".join(f"{c}: {', '.join(texts)}" for c, texts in skipped.items() if c in unstated)
+        raise ScenarioError(
+            f"{where(path, pos, 'step' if step > 1 else 'phase')}position: it starts at {phase}"
+            + (f" step {step}" if step > 1 else "")
+            + f", so this turn's earlier steps have run; they change {', '.join(unstated)} ({said}): "
+            "state their values now under counters: (or shared:)"
+        )
+
+
+def _phase_body(engine: Engine, phase: str) -> int:
+    loop = engine.rules.effects[engine.rules.game_loop]
+    assert isinstance(loop, GameLoop)
+    return loop.bodies[[name for name, _ in engine.rules.phases].index(phase)]
+
+
+def phase_steps(engine: Engine, phase: str) -> tuple[Effect, ...]:
+    """The steps of a phase's text, in order (statements separated by `;`)."""
+    body = engine.rules.effects[_phase_body(engine, phase)]
+    return body.children if isinstance(body, Block) else (body,)
+
+
+def start_step(engine: Engine, pos: dict[str, Any], phase: str, path: str) -> int:
+    """`step: N`: the position starts at the Nth step of its phase (1, its beginning)."""
+    if "step" not in pos:
+        return 1
+    step = pos["step"]
+    steps = phase_steps(engine, phase)
+    if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= len(steps):
+        listed = " | ".join(f"{n}: {_short(e.text)}" for n, e in enumerate(steps, 1))
+        raise ScenarioError(
+            f"{where(path, pos, 'step')}position: step is the number of a step of phase {phase} "
+            f"(1 to {len(steps)}), not {step!r}; its steps: {listed}"
+        )
+    return step
+
+
+def _short(text: str, most: int = 60) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= most else words[: most - 3] + "..."
+
+
+def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str]]:
+    """The counters this turn's steps before `phase` (and before its `step`) gain, lose or
+    set, each with the texts that do: a position starting there must state them, as they
+    stand after those steps ran."""
+    names = [name for name, _ in engine.rules.phases]
+    skipped: list[Effect] = []
+    for name in names[: names.index(phase)]:
+        skipped.extend(phase_steps(engine, name))
+    skipped.extend(phase_steps(engine, phase)[: step - 1])
+    found: dict[str, list[str]] = {}
+    for top in skipped:
+        for effect in _within(top):
+            counter = getattr(effect, "counter", None)
+            if isinstance(effect, Gain | Lose | ChangeShared) and isinstance(counter, str):
+                text = " ".join(effect.text.split())
+                if text not in found.setdefault(counter, []):
+                    found[counter].append(text)
+    return found
+
+
+MAX_WALK = 10_000  # effects looked at under one step: far beyond any phase's text
+
+
+def _within(top: Effect) -> list[Effect]:
+    """`top` and the effects written inside it (a loop's body, an if's branches), not the
+    procedures it calls."""
+    out: list[Effect] = []
+    todo = [top]
+    while todo and len(out) < MAX_WALK:
+        e = todo.pop()
+        out.append(e)
+        for field in attrs.fields(type(e)):  # type: ignore[arg-type]  # every effect is an attrs class
+            value = getattr(e, field.name)
+            items = value if isinstance(value, tuple) else (value,)
+            todo.extend(v for v in items if isinstance(v, Effect))
+    return out
