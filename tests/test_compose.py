@@ -322,6 +322,20 @@ def test_a_trigger_checked_at_once_fires_within_the_turn(tmp_path: Path) -> None
         assert (st.turn, st.end_trigger) == (0, fired)
 
 
+def test_a_zone_read_only_for_being_empty_is_watched_only_when_it_empties_or_fills() -> None:
+    # "the number of empty role-stacks is at least N": taking a card from a stack that
+    # keeps cards changes nothing the trigger reads, so it is not tested then
+    engine = Engine.for_pack("base")
+    rules = engine.rules
+    stacks = {key for key in rules.watch_zones if key.endswith("-stack")}
+    assert stacks and not stacks & rules.watch_sizes
+    st = engine.new_game(2, seed=3, variants=["learning"])
+    while st.pending is not None and not st.end_trigger:
+        engine.apply(st, st.pending.options[-1])
+    empty = sum(1 for key in stacks if not st.zones[key])
+    assert st.end_trigger != "role stacks exhausted" or empty >= st.params["END_STACKS"]
+
+
 def test_a_trigger_reading_cards_is_tested_after_every_changing_step(tmp_path: Path) -> None:
     body = AT_ONCE.replace("your visits is at least 1", "the number of cards in your hand is at least 9")
     engine = Engine.load([SPICE, str(mod(tmp_path, "hand", body, requires="[spice-market]"))])

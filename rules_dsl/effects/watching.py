@@ -52,8 +52,8 @@ def reads(expr: object) -> Reads | None:
         if isinstance(e, PlayerCounter | SharedCounter):
             counters.add(e.counter)
         elif isinstance(e, IsZero) and isinstance(e.value, ZoneSize) and isinstance(e.value.zone, Zoned):
-            z = e.value.zone  # only whether it is empty
-            zones.update([z.name] if isinstance(z, SharedZone) else z.by_seat)
+            read = e.value.zone  # only whether it is empty
+            zones.update([read.name] if isinstance(read, SharedZone) else read.by_seat)
         elif isinstance(e, ZoneSize) and isinstance(e.zone, SharedZone):
             zones.add(e.zone.name)
             sizes.add(e.zone.name)
