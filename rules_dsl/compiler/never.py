@@ -52,6 +52,7 @@ UNDERSTOOD = frozenset(
         "Given",
         "Param",
         "CanUse",
+        "CardIn",
         "CardsUnder",
         "CardsUnderAll",
         "ChooseCard",
