@@ -155,6 +155,7 @@ def test_the_cards_in_is_refused_with_the_card_in(tmp_path: Path) -> None:
     body = READS.replace("the card in your discard", "the cards in your discard")
     p = problem(tmp_path, body)
     assert "write 'the card in ...': a property is read from one card, not 'cards'" in p.message
+    assert p.suggestion == "the card in your discard or your hand"
     assert (p.line, p.column) == at(body, "the cards in your discard")
 
 
@@ -163,6 +164,7 @@ def test_a_zone_is_not_a_card(tmp_path: Path) -> None:
     p = problem(tmp_path, body)
     assert "expected a card after 'of'" in p.message
     assert "'the card in ZONE'" in p.message
+    assert p.suggestion == "the card in your hand"
     assert (p.line, p.column) == at(body, "hand fighters")
 
 
@@ -177,3 +179,5 @@ def test_a_word_is_compared_with_is_only(tmp_path: Path) -> None:
     body = READS.replace("where its icon is not the icon of", "where its icon is at least the icon of")
     p = problem(tmp_path, body)
     assert "'icon' is a word: compare it with 'is' or 'is not'" in p.message
+    assert p.expected == ["is", "is not"]
+    assert (p.line, p.column) == at(body, "its icon is at least")

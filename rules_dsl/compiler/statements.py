@@ -868,17 +868,23 @@ class StatementCompiler:
         """The card of `the PROPERTY of CARD`: a card as anywhere, or `the card in ZONES`."""
         if isinstance(node, ast.CardIn):
             if node.word != "card":
+                where = " or ".join(printer.show(z) for z in node.zones)
                 raise CompileError(
-                    f"write 'the card in ...': a property is read from one card, not {node.word!r}", node.pos
+                    f"write 'the card in ...': a property is read from one card, not {node.word!r}",
+                    node.pos,
+                    suggestion=f"the card in {where}",
                 )
             zones = tuple(self.zone(z, several=True) for z in node.zones)
             return card_of.CardIn(v.Query(zones, -1, "", None, "", None))
         if isinstance(node, ast.Ref) and not (node.owner == "the" and self.binds.get(node.name) == "card"):
+            cards = [b for b, k in self.binds.items() if k == "card"]
+            zone = node.name in self.voc.zones or node.name in self.voc.zone_groups
             raise CompileError(
                 "expected a card after 'of': 'it', 'this card', 'the NAME' (a card given with 'as'), "
                 "'the top card of ZONE' or 'the card in ZONE'",
                 node.pos,
-                [b for b, k in self.binds.items() if k == "card"],
+                cards,
+                f"the card in {printer.show(node)}" if zone else suggest(node.name, cards),
             )
         return self.card(node)
 
@@ -1130,12 +1136,14 @@ class StatementCompiler:
             if props[side.name] in ("number", "expression"):
                 return None
             kinds.append(props[side.name])
+        left, right = node.left.name, node.right.name  # type: ignore[union-attr]
         if node.op not in ("eq", "ne"):
-            raise CompileError(f"{node.left.name!r} is a word: compare it with 'is' or 'is not'", node.pos)  # type: ignore[union-attr]
+            raise CompileError(f"{left!r} is a word: compare it with 'is' or 'is not'", node.pos, ["is", "is not"])
         if kinds[0] != kinds[1]:
             raise CompileError(
-                f"{node.left.name!r} and {node.right.name!r} are different kinds of property: they never match",  # type: ignore[union-attr]
+                f"{left!r} and {right!r} are different kinds of property: they never match",
                 node.pos,
+                suggestion=f"compare {left!r} with another card's {left!r}",
             )
         kind = _kind(kinds[0])
         return self._prop(node.left, kind), self._prop(node.right, kind)  # type: ignore[arg-type]
