@@ -328,3 +328,44 @@ def test_a_zone_group_parameter_s_singular_must_be_new_too(tmp_path: Path) -> No
     p = problem(tmp_path, body)
     assert "parameter 'hands' names 'hand' in the singular, which is already a zone of the pack" in p.message
     assert (p.line, p.column) == at(body, "hands,")
+
+
+def test_validate_follows_cards_through_a_zone_group_parameter(tmp_path: Path) -> None:
+    # `choose a heap` is the group `lofts` in the singular: the card moved there stays in
+    # the attic or the box, so its ability (in the empire) can never work
+    folder = tmp_path / "lofty"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: lofty\nrequires: [base]\nfiles: [rules.yaml]\n", encoding="utf-8")
+    body = """\
+vocabulary:
+  zones:
+    attic: {visibility: public, facing: up}
+  zone-groups:
+    lofts: [attic, box]
+cards:
+  - id: dozer
+    kind: planet
+    zone: attic
+    text: |
+      WHEN you dissent: gain 1 influence
+procedures:
+  stash: |
+    given a zone-group heaps;
+    choose a heap that is not empty as the spot;
+    move the top card of the attic to the spot
+extend:
+  procedures:
+    dissent:
+      after: |
+        stash using heaps: lofts
+"""
+    (folder / "rules.yaml").write_text(body, encoding="utf-8")
+    warnings = compile_packs([BASE, str(folder)]).warnings
+    assert [(w.card, w.line, w.message) for w in warnings] == [
+        (
+            "dozer",
+            at(body, "WHEN")[0],
+            "abilities work while their card is in its owner's empire, where this card never goes: "
+            "nothing moves it there (it can be in: attic, box)",
+        )
+    ]
