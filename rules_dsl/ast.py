@@ -23,11 +23,22 @@ class Pos:
 class Ref:
     """A name whose kind the compiler resolves: `your hand`, `the box`, `its stack`."""
 
-    owner: str  # "your" | "the" | "its" | "poss" | "this" | "opponent" | "opponents"
+    owner: str  # "your" | "the" | "its" | "poss" | "this" | "opponent" | "opponents" | "of"
     name: str
     pos: Pos
     possessor: str = ""  # for "the market's pile": "market"
     player: PlayerRef | None = None  # owner "player": "the player to your left's hand"
+    card: CardRef | CardIn | None = None  # owner "of": "the suit of the card in your lead"
+
+
+@attrs.frozen
+class CardIn:
+    """`the card in your lead or an opponent's lead`: the card those zones hold (the first
+    found, zones in the order written, each from the bottom), to read a property of."""
+
+    word: str  # as written: "card" (or "cards", which the compiler refuses)
+    zones: tuple[Ref | GroupRef, ...]
+    pos: Pos
 
 
 @attrs.frozen

@@ -664,6 +664,12 @@ class _ToAst(Transformer[Token, Any]):
     def this_ref(self, meta: Any, ch: list[Any]) -> ast.Ref:
         return ast.Ref("this", str(ch[0]), _tpos(ch[0]))
 
+    def prop_of(self, meta: Any, ch: list[Any]) -> ast.Ref:
+        return ast.Ref("of", str(ch[0]), _tpos(ch[0]), card=ch[1])
+
+    def card_in(self, meta: Any, ch: list[Any]) -> ast.CardIn:
+        return ast.CardIn(str(ch[0]), ch[1], _pos(meta))
+
     def symbol_name(self, meta: Any, ch: list[Any]) -> ast.SymbolName:
         return ast.SymbolName(str(ch[0]), _tpos(ch[0]))
 

@@ -440,7 +440,14 @@ def _ref(n: ast.Ref, follow: frozenset[str]) -> str:
         return f"the {n.possessor}'s {n.name}"
     if n.owner == "player" and n.player is not None:
         return f"{show(n.player)}'s {n.name}"
+    if n.owner == "of" and n.card is not None:
+        return f"the {n.name} of {show(n.card)}"
     return f"{owner[n.owner]} {n.name}"
+
+
+@prints(ast.CardIn)
+def _card_in(n: ast.CardIn, follow: frozenset[str]) -> str:
+    return f"the {n.word} in " + " or ".join(show(z) for z in n.zones)
 
 
 @prints(ast.PlayerRef)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -244,3 +245,127 @@ def test_a_procedure_passed_by_name_is_checked_where_it_is_run(tmp_path: Path) -
     p = problem(tmp_path, body)
     assert "nothing is called 'V' here" in p.message
     assert (p.line, p.column) == at(body, "V what")
+
+
+# ---- a zone group as a parameter --------------------------------------------------------
+
+# the group is named in the plural (`the number of empty stacks`) and in the singular
+# (`choose a stack`), as a pack's own group is; `own-piles` holds per-player zones
+GROUPS = """\
+vocabulary:
+  zone-groups:
+    own-piles: [discard, hand]
+procedures:
+  take-from: |
+    given a zone-group heaps, a counter prize;
+    gain the number of empty heaps prize;
+    gain the number of cards in a heap prize;
+    choose a heap that is not empty as the source;
+    move the top card of the source to your discard
+extend:
+  procedures:
+    dissent:
+      after: |
+        take-from using heaps: own-piles, prize: fighter;
+        take-from using heaps: role-stacks, prize: influence
+"""
+
+
+def before_dissent(engine: Engine, seed: int) -> object:
+    st = engine.new_game(2, seed)
+    for _ in range(200):
+        assert st.pending is not None
+        if st.pending.prompt == "choose: follow OR dissent":
+            return st
+        engine.apply(st, st.pending.options[-1])
+    raise AssertionError("no dissent offered")
+
+
+def test_a_zone_group_is_passed_by_name_and_read_in_the_singular_and_plural(tmp_path: Path) -> None:
+    engine = Engine.load([BASE, str(mod(tmp_path, GROUPS))])
+    st: Any = before_dissent(engine, 1)
+    player = st.pending.player
+    fighters, influence = st.counters["fighter"][player], st.counters["influence"][player]
+    hand, discard = list(st.zones[f"hand.{player}"]), list(st.zones[f"discard.{player}"])
+    groups = ("survey-stack", "warfare-stack", "colonize-stack", "produce-trade-stack", "research-stack")
+    stacks = {z: list(st.zones[z]) for z in groups}
+    assert not discard and len(hand) == 5 and all(stacks.values())
+    engine.apply(st, "dissent")
+    # dissent draws first (1 card: your dissent-draws); then own-piles: the chooser's discard
+    # (empty) and hand: 1 empty heap, 6 cards in a heap; the hand is the one heap that is not
+    # empty, so its top card (the one drawn) goes to the discard unasked
+    assert st.counters["fighter"][player] == fighters + 1 + 6
+    [drawn] = st.zones[f"discard.{player}"]
+    assert drawn not in hand and st.zones[f"hand.{player}"] == hand
+    # role-stacks: no empty heap, every card of the stacks counted; the stacks are offered
+    assert st.counters["influence"][player] == influence + sum(map(len, stacks.values()))
+    assert (st.pending.player, list(st.pending.options)) == (player, list(groups))
+    engine.apply(st, "warfare-stack")
+    assert st.zones[f"discard.{player}"] == [drawn, stacks["warfare-stack"][-1]]
+    assert st.zones["warfare-stack"] == stacks["warfare-stack"][:-1]
+
+
+def test_a_zone_group_parameter_parses_and_prints_back() -> None:
+    text = "given a zone-group heaps;\nchoose a heap that is not empty as the source"
+    given, choose = parse(text).stmts  # type: ignore[union-attr]
+    assert [(p.kind, p.name) for p in given.params] == [("zone-group", "heaps")]
+    assert isinstance(choose, ast.ChooseZone) and choose.group == "heap"
+    assert printer.to_text(parse(text)) == text
+
+
+def test_a_zone_group_parameter_takes_only_a_zone_group(tmp_path: Path) -> None:
+    body = GROUPS.replace("heaps: own-piles", "heaps: own-pile")
+    p = problem(tmp_path, body)
+    assert "'heaps' of 'take-from' takes a zone-group; 'own-pile' is not one" in p.message
+    assert (p.line, p.column) == at(body, "own-pile,")
+    assert "own-piles" in p.expected and "role-stacks" in p.expected
+    assert "own-piles" in p.suggestion
+
+
+def test_a_zone_group_parameter_s_singular_must_be_new_too(tmp_path: Path) -> None:
+    # "hands" would make "choose a hand" mean the group, though `hand` is a zone
+    body = GROUPS.replace("heaps", "hands").replace("a heap", "a hand")
+    p = problem(tmp_path, body)
+    assert "parameter 'hands' names 'hand' in the singular, which is already a zone of the pack" in p.message
+    assert (p.line, p.column) == at(body, "hands,")
+
+
+def test_validate_follows_cards_through_a_zone_group_parameter(tmp_path: Path) -> None:
+    # `choose a heap` is the group `lofts` in the singular: the card moved there stays in
+    # the attic or the box, so its ability (in the empire) can never work
+    folder = tmp_path / "lofty"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: lofty\nrequires: [base]\nfiles: [rules.yaml]\n", encoding="utf-8")
+    body = """\
+vocabulary:
+  zones:
+    attic: {visibility: public, facing: up}
+  zone-groups:
+    lofts: [attic, box]
+cards:
+  - id: dozer
+    kind: planet
+    zone: attic
+    text: |
+      WHEN you dissent: gain 1 influence
+procedures:
+  stash: |
+    given a zone-group heaps;
+    choose a heap that is not empty as the spot;
+    move the top card of the attic to the spot
+extend:
+  procedures:
+    dissent:
+      after: |
+        stash using heaps: lofts
+"""
+    (folder / "rules.yaml").write_text(body, encoding="utf-8")
+    warnings = compile_packs([BASE, str(folder)]).warnings
+    assert [(w.card, w.line, w.message) for w in warnings] == [
+        (
+            "dozer",
+            at(body, "WHEN")[0],
+            "abilities work while their card is in its owner's empire, where this card never goes: "
+            "nothing moves it there (it can be in: attic, box)",
+        )
+    ]

@@ -52,6 +52,7 @@ UNDERSTOOD = frozenset(
         "Given",
         "Param",
         "CanUse",
+        "CardIn",
         "CardsUnder",
         "CardsUnderAll",
         "ChooseCard",
@@ -205,7 +206,7 @@ class _Moves:
 
     def zones(self, ref: ast.Ref | ast.GroupRef) -> frozenset[str] | None:
         if isinstance(ref, ast.GroupRef):  # `cards in a GROUP`: every zone of the group
-            group = self.voc.zone_groups.get(ref.group)
+            group = self.group(ref.group)
             return None if group is None else frozenset(z for z, _ in group)
         if ref.name in self.voc.zones:
             return frozenset([ref.name])
@@ -213,6 +214,12 @@ class _Moves:
         if members is not None:
             return frozenset(z for z, _ in members)
         return self.zone_binds.get(ref.name, self.zone_values.get(ref.name))
+
+    def group(self, name: str) -> tuple[tuple[str, str], ...] | None:
+        """A zone group's members, named in the plural or the singular (`choose a pile`, also
+        as a zone-group parameter's word; statements.group reads it the same way)."""
+        groups = self.voc.zone_groups
+        return groups.get(name, groups.get(name + "s"))
 
     def query(self, q: ast.Query) -> Cards:
         kind = self.voc.kind_of(q.noun)
@@ -276,7 +283,7 @@ class _Moves:
                 self.visit(node.otherwise, needs + negated)
             return
         if isinstance(node, ast.ChooseZone):
-            members = self.voc.zone_groups.get(node.group)
+            members = self.group(node.group)
             if members is not None:
                 self.zone_binds[node.bind] = frozenset(z for z, _ in members)
         elif isinstance(node, ast.ChooseCard | ast.ForCards):

@@ -18,7 +18,7 @@ from rules_dsl.compiler.vocabulary import Vocabulary
 from rules_dsl.errors import suggest
 
 # the kinds of word a parameter may take, as written after `given a`
-KINDS = ("counter", "property", "value", "token", "zone", "kind", "symbol", "procedure")
+KINDS = ("counter", "property", "value", "token", "zone", "zone-group", "kind", "symbol", "procedure")
 # words of the language a parameter may not be named (they are not names of the pack)
 RESERVED = frozenset(
     {"it", "its", "your", "the", "this", "card", "cards", "player", "players", "opponent", "opponents"}
@@ -44,6 +44,8 @@ def words_of(kind: str, voc: Vocabulary, procedures: dict[str, Any]) -> list[str
         return list(voc.tokens)
     if kind == "zone":
         return list(voc.zones)
+    if kind == "zone-group":
+        return list(voc.zone_groups)
     if kind == "kind":
         return [*voc.kinds, *voc.kinds.values()]
     if kind == "symbol":
@@ -64,10 +66,20 @@ def check_given(decl: ast.Given, voc: Vocabulary, procedures: dict[str, Any]) ->
         seen.add(p.name)
         if p.name in RESERVED:
             raise CompileError(f"parameter {p.name!r} is a word of the language; give it a name of its own", p.pos)
+        # a zone group is also named in the singular ("choose a pile"): that name is taken too
+        names = [p.name]
+        if p.kind == "zone-group" and _singular(p.name):
+            names.append(_singular(p.name))
         for kind in KINDS:
-            if p.name in words_of(kind, voc, procedures):
-                message = f"parameter {p.name!r} is already a {kind} of the pack; give it a name of its own"
-                raise CompileError(message, p.pos)
+            for name in names:
+                if name in words_of(kind, voc, procedures):
+                    message = f"parameter {p.name!r} is already a {kind} of the pack; give it a name of its own"
+                    if name != p.name:
+                        message = (
+                            f"parameter {p.name!r} names {name!r} in the singular, which is already a {kind}"
+                            " of the pack; give it a name of its own"
+                        )
+                    raise CompileError(message, p.pos)
 
 
 def bindings(
@@ -116,12 +128,24 @@ def substitute(tree: Any, words: tuple[tuple[str, str], ...]) -> Any:
     Positions stay those of the procedure's text; an option's label (a block's text) reads
     with the words put in, as if the procedure had been written for them."""
     table = dict(words)
-    if isinstance(tree, ast.Block) and tree.stmts and isinstance(tree.stmts[0], ast.Given):
+    decl = given(tree)
+    if decl is not None:
         tree = attrs.evolve(tree, stmts=tree.stmts[1:])
+        # a zone group named in the singular ("choose a pile that is not empty" for the
+        # parameter `piles`) stands for the group's own singular ("supply-pile")
+        for p in decl.params:
+            one, word = _singular(p.name), table.get(p.name, "")
+            if p.kind == "zone-group" and one and _singular(word) and one not in table:
+                table[one] = _singular(word)
     if not table:
         return tree
     pattern = re.compile(r"(?<![a-z0-9-])(" + "|".join(map(re.escape, table)) + r")(?![a-z0-9-])")
     return _put(tree, table, pattern)
+
+
+def _singular(name: str) -> str:
+    """A zone group's name in the singular, as statements.group reads it back ("" if none)."""
+    return name[:-1] if len(name) > 1 and name.endswith("s") else ""
 
 
 def _put(node: Any, table: dict[str, str], pattern: re.Pattern[str]) -> Any:

@@ -11,7 +11,7 @@ from rules_dsl import ast, printer
 from rules_dsl.compiler import params as named
 from rules_dsl.compiler.compile_error import CompileError as CompileError  # imported from here by the compiler
 from rules_dsl.compiler.vocabulary import Vocabulary
-from rules_dsl.effects import abilities, choices, control, players, primitives, simultaneous
+from rules_dsl.effects import abilities, card_of, choices, control, players, primitives, simultaneous
 from rules_dsl.effects import values as v
 from rules_dsl.effects.base import Effect, Nothing
 from rules_dsl.errors import suggest
@@ -546,7 +546,7 @@ class StatementCompiler:
         if isinstance(node, ast.Ref):
             if node.owner == "the" and (self.binds.get(node.name) == "kind" or node.name == "kind"):
                 return v.TextVar(node.name)
-            if node.owner in ("its", "poss", "this"):
+            if node.owner in ("its", "poss", "this", "of"):
                 return v.TextProp(self._prop(node, _kind(self.voc.properties.get(node.name, "text"))))
         raise CompileError("expected a word here: a name, 'the kind', or a card's property", pos)
 
@@ -858,9 +858,35 @@ class StatementCompiler:
             card: v.CardExpr = v.ItCard()
         elif ref.owner == "this":
             card = v.ThisCard()
+        elif ref.owner == "of":
+            card = self.card_of(ref.card)
         else:
             card = self._card_var(ref.possessor, ref.pos)
         return v.CardProp(card, ref.name)
+
+    def card_of(self, node: Any) -> v.CardExpr:
+        """The card of `the PROPERTY of CARD`: a card as anywhere, or `the card in ZONES`."""
+        if isinstance(node, ast.CardIn):
+            if node.word != "card":
+                where = " or ".join(printer.show(z) for z in node.zones)
+                raise CompileError(
+                    f"write 'the card in ...': a property is read from one card, not {node.word!r}",
+                    node.pos,
+                    suggestion=f"the card in {where}",
+                )
+            zones = tuple(self.zone(z, several=True) for z in node.zones)
+            return card_of.CardIn(v.Query(zones, -1, "", None, "", None))
+        if isinstance(node, ast.Ref) and not (node.owner == "the" and self.binds.get(node.name) == "card"):
+            cards = [b for b, k in self.binds.items() if k == "card"]
+            zone = node.name in self.voc.zones or node.name in self.voc.zone_groups
+            raise CompileError(
+                "expected a card after 'of': 'it', 'this card', 'the NAME' (a card given with 'as'), "
+                "'the top card of ZONE' or 'the card in ZONE'",
+                node.pos,
+                cards,
+                f"the card in {printer.show(node)}" if zone else suggest(node.name, cards),
+            )
+        return self.card(node)
 
     def _card_var(self, name: str, pos: ast.Pos) -> v.CardExpr:
         if self.binds.get(name) == "card":
@@ -883,7 +909,7 @@ class StatementCompiler:
             if node.name not in self.voc.symbols:
                 raise unknown("symbol", node.name, node.pos, self.voc.symbols)
             return v.SymLit(node.name)
-        if isinstance(node, ast.Ref) and node.owner in ("its", "poss", "this"):
+        if isinstance(node, ast.Ref) and node.owner in ("its", "poss", "this", "of"):
             return self._prop(node, "symbol")
         raise CompileError("expected a symbol here", _pos(node))
 
@@ -948,7 +974,7 @@ class StatementCompiler:
             if self.voc.properties.get(chosen) != ptype:
                 raise CompileError(f"'the {f.value.name}' is a value of {chosen!r}, not of {f.prop!r}", f.pos)
             return (f.prop, players.ChosenWord(f.value.name), f.negated)
-        if f.value.owner not in ("its", "poss", "this"):
+        if f.value.owner not in ("its", "poss", "this", "of"):
             raise CompileError("compare with a value such as 'red' or a card's property such as 'its type'", f.pos)
         if f.value.name not in props:
             raise unknown("property", f.value.name, f.value.pos, list(props))
@@ -1093,7 +1119,34 @@ class StatementCompiler:
         return compile_(self, node)
 
     def c_Compare(self, node: ast.Compare) -> v.Cond:
+        words = self._word_props(node)
+        if words is not None:
+            return card_of.SameValue(*words, negated=node.op == "ne")
         return v.Compare(node.op, self.num(node.left), self.num(node.right))
+
+    def _word_props(self, node: ast.Compare) -> tuple[v.CardProp, v.CardProp] | None:
+        """`its suit is the suit of the card in ...`: two cards' words (not numbers) compared;
+        None when either side is not a card's text, symbol or zone property."""
+        props = self.voc.properties
+        sides = (node.left, node.right)
+        kinds = []
+        for side in sides:
+            if not (isinstance(side, ast.Ref) and side.owner in ("its", "poss", "this", "of") and side.name in props):
+                return None
+            if props[side.name] in ("number", "expression"):
+                return None
+            kinds.append(props[side.name])
+        left, right = node.left.name, node.right.name  # type: ignore[union-attr]
+        if node.op not in ("eq", "ne"):
+            raise CompileError(f"{left!r} is a word: compare it with 'is' or 'is not'", node.pos, ["is", "is not"])
+        if kinds[0] != kinds[1]:
+            raise CompileError(
+                f"{left!r} and {right!r} are different kinds of property: they never match",
+                node.pos,
+                suggestion=f"compare {left!r} with another card's {left!r}",
+            )
+        kind = _kind(kinds[0])
+        return self._prop(node.left, kind), self._prop(node.right, kind)  # type: ignore[arg-type]
 
     def c_IsEmpty(self, node: ast.IsEmpty) -> v.Cond:
         return v.IsZero(self.num(node.subject), node.negated)

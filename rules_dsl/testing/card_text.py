@@ -258,7 +258,18 @@ class _Grammar:
         return st.one_of(*filters)
 
     def value(self) -> Text:
-        return st.one_of(self.name, self.ref())
+        return st.one_of(self.name, self.ref(), self.prop_of())
+
+    @cache  # noqa: B019
+    def prop_of(self) -> Text:
+        """`the PROPERTY of CARD`: of a card as anywhere (`it`, `the top card of ZONE`, ...)
+        or of `the card in ZONES`; now and then `the cards in`, refused."""
+        zones = st.one_of(
+            st.lists(self.ref(), min_size=1, max_size=2).map(" or ".join),
+            _seq(st.sampled_from(["a", "an"]), self.name),
+        )
+        card_in = _seq("the", st.sampled_from(["card", "card", "cards"]), "in", zones)
+        return _seq("the", self.prop, "of", st.one_of(self.card_ref(0), card_in))
 
     def cards(self, d: int) -> Text:
         return st.one_of(
@@ -359,7 +370,7 @@ class _Grammar:
 
     @cache  # noqa: B019
     def term(self, d: int) -> Text:
-        terms = [self.int, self.int, self.var, st.just("it"), st.just("this card"), self.ref()]
+        terms = [self.int, self.int, self.var, st.just("it"), st.just("this card"), self.ref(), self.prop_of()]
         if d > 0:
             terms += [
                 _seq("the number of", self.countable(d - 1)),
