@@ -270,6 +270,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_seconds=args.bot_seconds,
         bot_iterations=args.bot_iterations,
         db_wait=args.db_wait,
+        access_log=args.access_log,
     )
 
 
@@ -545,6 +546,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long a write waits for another program's lock on the database before the request "
         "is answered 503 (default: 5)",
     )
+    p.add_argument(
+        "--access-log",
+        metavar="FILE",
+        default="-",
+        help="one line per request, seat tokens left out: appended to FILE, '-' standard error (the "
+        "default), 'off' none",
+    ).complete = shtab.FILE  # type: ignore[attr-defined]
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(

@@ -48,12 +48,15 @@ class Server:
         self.db = db
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "rules_dsl", "serve", "--port", str(self.port), "--db", str(db), *options],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
+        # its output (the access log among it) goes to a file: a pipe nobody reads would fill
+        self.log = db.with_name(f"server-{self.port}.log")
+        with self.log.open("w") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "rules_dsl", "serve", "--port", str(self.port), "--db", str(db), *options],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -62,16 +65,17 @@ class Server:
                     return
             except OSError:  # not listening yet
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    out = self.process.communicate()[0] if self.process.poll() is not None else ""
-                    raise AssertionError(f"the server did not start: {out}") from None
+                    raise AssertionError(f"the server did not start: {self.output()}") from None
                 time.sleep(0.2)
 
     def kill(self) -> None:
         """kill -9: no clean shut-down, no chance to write anything."""
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
-        assert self.process.stdout is not None
-        self.process.stdout.close()
+
+    def output(self) -> str:
+        """What the server wrote so far (its start line, the access log, errors)."""
+        return self.log.read_text(errors="replace")
 
     def call(
         self, method: str, path: str, token: str = "", body: Any = None, raw: bytes | None = None
@@ -321,20 +325,41 @@ def check_page(page: Any) -> None:
         assert title.startswith("Waiting for Player "), title
 
 
+SEEN = "() => [document.querySelectorAll('#options button.option').length, document.getElementById('log').textContent]"
+
+
 def click_once(pages: list[Any], rnd: random.Random, check: bool) -> int:
     """A random option clicked on the first page that has options (checked first when
-    `check`), waiting until its log shows it: 1; else a short wait for the others: 0."""
+    `check`), waiting until its log shows it: 1; else a short wait for the others: 0.
+    One round trip to each page to look (a game to the end is hundreds of clicks)."""
     for pg in pages:
-        buttons = pg.locator("#options button.option")
-        if buttons.count():
+        count, text = pg.evaluate(SEEN)  # the log may be folded: its text, not its inner text
+        if count:
             if check:
                 check_page(pg)
-            text = pg.locator("#log").text_content()  # the log may be folded
-            buttons.nth(rnd.randrange(buttons.count())).click()
+            pg.locator("#options button.option").nth(rnd.randrange(count)).click()
             pg.wait_for_function("t => document.getElementById('log').textContent !== t", arg=text, timeout=20_000)
             return 1
-    pages[0].wait_for_timeout(50)  # the other page hears of it by its long poll
+    pages[0].wait_for_timeout(30)  # the other page hears of it by its long poll
     return 0
+
+
+def play_to_the_end(pages: list[Any], rnd: random.Random, check_every: int) -> int:
+    """Clicks until every page shows the final scores: how many."""
+    clicks = 0
+    for _ in range(5000):
+        if all(pg.locator("#scores").count() for pg in pages):
+            break
+        clicks += click_once(pages, rnd, check=clicks % check_every == 0)
+    for pg in pages:
+        pg.wait_for_selector("#scores", timeout=20_000)
+        assert "The game is over." in pg.locator("#turn").inner_text()
+        assert "Winner: Player" in pg.locator("#scores").inner_text()
+        check_page(pg)
+    return clicks
+
+
+DOC_IMAGES = Path(__file__).parent.parent / "docs" / "images"
 
 
 @pytest.mark.skipif(
@@ -342,77 +367,103 @@ def click_once(pages: list[Any], rnd: random.Random, check: bool) -> int:
     reason="needs chromium",
 )
 def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> None:
-    """The Learning Game for three, by clicks: one person on a phone (390 x 844), one on a
-    laptop (1280 x 800), each in a browser context of their own, and a bot."""
+    """The base game for three, to the end, by clicks: one person on a phone (390 x 844) with
+    the link made for them, one on a laptop (1280 x 800) who takes the open seat from the
+    lobby, each in a browser context of their own, a bot, and a spectator whose page follows
+    the game live showing only what everyone may see."""
     from playwright import sync_api
 
     errors: list[str] = []
+    started = time.monotonic()
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_FLAGS)
         try:
             host = browser.new_context().new_page()
             host.on("pageerror", lambda e: errors.append(str(e)))
             host.goto(server.url + "/")
-            # the Learning Game: short, for three
             host.select_option("select[name=pack]", "base")
             host.fill("input[name=players]", "3")
             host.fill("input[name=seed]", "21")
-            host.check("#variant-choices input.variant[value=learning]")  # the pack's variants, to tick
+            assert host.locator("#variant-choices input.variant[value=learning]").count() == 1  # offered, not ticked
             seats = host.locator("#seats .seat .kind")
             seats.nth(0).select_option("human")
-            seats.nth(1).select_option("human")
+            seats.nth(1).select_option("open")  # for whoever takes it from the lobby
             seats.nth(2).select_option("random")
             host.click("#create")
             host.wait_for_selector("a.seat-link")
             links = host.eval_on_selector_all("a.seat-link", "as => as.map(a => a.href)")
-            assert len(links) == 2
-            pages = []
-            for link, size in zip(links, ({"width": 390, "height": 844}, {"width": 1280, "height": 800}), strict=True):
-                page = browser.new_context(viewport=size).new_page()
+            assert len(links) == 1
+            game = links[0].split("/games/")[1].split("/")[0]
+            # a spectator from the start: the public page without a step follows the game
+            watcher = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            watcher.on("pageerror", lambda e: errors.append(str(e)))
+            watcher.goto(f"{server.url}/games/{game}/replay")
+            assert watcher.locator("#live").count() == 1
+            assert watcher.locator("#step").inner_text() == "after decision 0 of 0"
+            phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            laptop = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            for page in (phone, laptop):
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-                page.goto(link)
-                pages.append(page)
-            assert "you are Player 1" in pages[0].content() and "you are Player 2" in pages[1].content()
+            phone.goto(links[0])
+            # the laptop's person finds the game in the lobby and takes its open seat
+            laptop.goto(server.url + "/")
+            offer = laptop.locator(f"li.open-game[data-game='{game}']")
+            assert "Player 2 (open)" in offer.inner_text()
+            offer.locator("input[name=name]").fill("Bea")
+            offer.locator("button").click()
+            laptop.wait_for_url(f"**/games/{game}/seat/2?token=*")
+            pages = [phone, laptop]
+            assert "you are Player 1" in phone.content() and "you are Player 2" in laptop.content()
+            assert laptop.locator("#join").count() == 0  # named when joining
             # each sees their own hand as card faces and only the count of the other's
             for me, other in ((0, 1), (1, 0)):
                 areas = pages[me].locator("section.area")
-                assert areas.nth(0).locator("h3").inner_text() == f"You, Player {me + 1}"
+                own = "You, Player 1" if me == 0 else "You, Player 2 (Bea)"
+                assert areas.nth(0).locator("h3").inner_text() == own
                 theirs = pages[me].locator("section.area", has=pages[me].locator("h3", has_text=f"Player {other + 1}"))
                 hand = theirs.locator(".zone", has=pages[me].locator(".zname", has_text="hand"))
                 assert "cards, hidden" in hand.inner_text() and hand.locator("figure.card").count() == 0
                 mine = areas.nth(0).locator(".zone", has=pages[me].locator(".zname", has_text="hand"))
                 assert mine.locator("figure.card img.cardface").count() >= 1
+                assert pages[me].locator("#clock > span").count() == 3  # every seat's clock
                 check_page(pages[me])
             # on the phone, the seat's own area and its options come before the log, which is folded
-            phone = pages[0]
             assert phone.locator("#logbox").get_attribute("open") is None
-            own = phone.locator("section.area").nth(0).bounding_box()
+            own_box = phone.locator("section.area").nth(0).bounding_box()
             log = phone.locator("#logbox").bounding_box()
-            assert own is not None and log is not None and own["y"] < log["y"]
+            assert own_box is not None and log is not None and own_box["y"] < log["y"]
             # a card opens large on a tap
             phone.locator("figure.card").first.click()
             assert phone.locator("#zoom").is_visible()
             phone.locator("#zoom").click()
             assert not phone.locator("#zoom").is_visible()
             if os.environ.get("UPDATE_DOC_IMAGES"):
-                pages[1].screenshot(path=str(Path(__file__).parent.parent / "docs" / "images" / "serve-seat.png"))
-                phone.screenshot(path=str(Path(__file__).parent.parent / "docs" / "images" / "serve-phone.png"))
+                laptop.screenshot(path=str(DOC_IMAGES / "serve-seat.png"))
+                phone.screenshot(path=str(DOC_IMAGES / "serve-phone.png"))
             rnd = random.Random(21)
             clicks = 0
-            for _ in range(2000):
-                if all(pg.locator("#scores").count() for pg in pages):
-                    break
-                clicks += click_once(pages, rnd, check=clicks % 15 == 0)
-            for pg in pages:
-                pg.wait_for_selector("#scores", timeout=20_000)
-                assert "The game is over." in pg.locator("#turn").inner_text()
-                assert "Winner: Player" in pg.locator("#scores").inner_text()
-                check_page(pg)
-            assert clicks > 20  # both people played a whole game
+            for _ in range(12):  # the spectator sees the moves as they are made
+                clicks += click_once(pages, rnd, check=False)
+            watcher.wait_for_function("() => !document.getElementById('step').textContent.endsWith(' 0 of 0')")
+            assert watcher.locator("#live").count() == 1 and watcher.locator("#clock > span").count() == 3
+            for who in ("Player 1", "Player 2 (Bea)", "Player 3 (random bot)"):
+                area = watcher.locator("section.area", has=watcher.locator("h3", has_text=who))
+                hand = area.locator(".zone", has=watcher.locator(".zname", has_text="hand"))
+                assert "cards, hidden" in hand.inner_text() and hand.locator("figure.card").count() == 0
+            check_page(watcher)
+            if os.environ.get("UPDATE_DOC_IMAGES"):
+                watcher.screenshot(path=str(DOC_IMAGES / "serve-watch.png"))
+            clicks += play_to_the_end(pages, rnd, check_every=25)
+            assert clicks > 60  # both people played a whole game of the base game
+            decisions = json.loads(server.read(game, 1, links[0].partition("token=")[2]))["decisions"]
+            watcher.wait_for_selector("#scores", timeout=20_000)
+            assert watcher.locator("#step").inner_text() == f"after decision {decisions} of {decisions}"
+            check_page(watcher)
         finally:
             browser.close()
     assert errors == []
+    print(f"base 3p by clicks: {clicks} clicks, {time.monotonic() - started:.1f} s")
 
 
 @pytest.mark.skipif(
@@ -522,13 +573,14 @@ def test_the_log_is_told_to_each_seat_and_the_public_replay_to_nobody(server: Se
     not os.environ.get("CI") and (not Path(CHROMIUM).exists() or shutil.which("chromium") is None),
     reason="needs chromium",
 )
-def test_escalation_for_four_at_a_glance_on_a_phone_and_a_laptop(server: Server) -> None:
-    """Escalation, 2 people and 2 bots: the first 16 decisions by clicks, each page checked
-    (faces drawn, nothing overlapping, the turn in the title) at 390 x 844 and 1280 x 800."""
+def test_escalation_for_four_to_the_end_on_a_phone_and_a_laptop(server: Server) -> None:
+    """Escalation, 2 people and 2 bots, to the end by clicks, the pages checked (faces drawn,
+    nothing overlapping, the turn in the title) at 390 x 844 and 1280 x 800 along the way."""
     from playwright import sync_api
 
     game, tokens = server.new_game(pack="escalation", players=4, seed=3, seats=["human", "random", "human", "random"])
     errors: list[str] = []
+    started = time.monotonic()
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_FLAGS)
         try:
@@ -538,16 +590,17 @@ def test_escalation_for_four_at_a_glance_on_a_phone_and_a_laptop(server: Server)
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.goto(f"{server.url}/games/{game}/seat/{seat}?token={tokens[seat]}")
                 pages.append(page)
-            rnd = random.Random(3)
-            clicks = 0
-            while clicks < 16:
-                clicks += click_once(pages, rnd, check=clicks % 10 == 0)
             for pg in pages:
                 check_page(pg)
+                assert pg.locator("figure.card img.cardface").count() > 10
+            clicks = play_to_the_end(pages, random.Random(3), check_every=40)
+            assert clicks > 60
+            for pg in pages:
                 assert pg.locator("figure.card img.cardface").count() > 10
         finally:
             browser.close()
     assert errors == []
+    print(f"escalation 4p by clicks: {clicks} clicks, {time.monotonic() - started:.1f} s")
 
 
 def test_a_rematch_seats_the_same_table_at_a_new_game(server: Server) -> None:

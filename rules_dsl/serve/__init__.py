@@ -5,13 +5,22 @@ from __future__ import annotations
 import sqlite3
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from rules_dsl.errors import RulesError
 
 
 def run(
-    host: str, port: int, db: Path, bot_seconds: float = 5.0, bot_iterations: int = 10_000, db_wait: float = 5.0
+    host: str,
+    port: int,
+    db: Path,
+    bot_seconds: float = 5.0,
+    bot_iterations: int = 10_000,
+    db_wait: float = 5.0,
+    access_log: str = "-",
 ) -> int:
+    """Serve until stopped; `access_log` is a file to append one line per request to, "-"
+    standard error, "off" none."""
     try:
         import uvicorn
 
@@ -28,8 +37,16 @@ def run(
         raise RulesError("--bot-seconds is 0 to 3600 seconds, --bot-iterations 1 to 10000000")
     if not 0 <= db_wait <= 600:
         raise RulesError(f"--db-wait {db_wait:g}: 0 to 600 seconds")
+    log: TextIO | None = None
+    if access_log == "-":
+        log = sys.stderr
+    elif access_log != "off":
+        try:
+            log = open(access_log, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 - open while serving
+        except OSError as exc:
+            raise RulesError(f"--access-log {access_log}: cannot append to it ({exc.strerror})") from None
     try:
-        app = create_app(db, BudgetCap(bot_seconds, bot_iterations), db_wait)
+        app = create_app(db, BudgetCap(bot_seconds, bot_iterations), db_wait, log)
     except StoreBusy as exc:
         raise RulesError(str(exc)) from None
     except (OSError, sqlite3.Error, StoreFailed) as exc:

@@ -11,9 +11,10 @@ import contextlib
 import json
 import threading
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -29,7 +30,7 @@ from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS
 from rules_dsl.packs.installed import installed_packs
 from rules_dsl.serve import pages
 from rules_dsl.serve.store import BUSY_SECONDS, Store
-from rules_dsl.serve.table import BOT_WORKERS, BudgetCap, Game, Refused, Table
+from rules_dsl.serve.table import BOT_WORKERS, OPEN, BudgetCap, Game, Refused, Table
 from rules_dsl.terminal import SCENARIO_OPTION
 
 T = TypeVar("T")
@@ -39,11 +40,50 @@ WAIT_SECONDS = 20.0  # the longest a page's long poll for a change waits
 FACE_HEADERS = {"Cache-Control": "max-age=3600"}  # a card's face never changes within a game
 
 
-def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUSY_SECONDS) -> Starlette:
+class Changes:
+    """Wakes the long polls waiting on a game when it changes: the table calls `changed` from
+    any thread (under its lock), the waits run on the event loop. A page hears of a move as
+    soon as it is stored, with no polling in between."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.waiting: dict[str, set[asyncio.Future[None]]] = {}
+
+    def changed(self, game_id: str) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._wake, game_id)
+
+    def _wake(self, game_id: str) -> None:
+        for waiter in self.waiting.pop(game_id, set()):
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def watch(self, game_id: str) -> asyncio.Future[None]:
+        """A future done at the game's next change (made before the version is read, so a
+        change in between is not missed)."""
+        self.loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = self.loop.create_future()
+        self.waiting.setdefault(game_id, set()).add(waiter)
+        return waiter
+
+    def forget(self, game_id: str, waiter: asyncio.Future[None]) -> None:
+        waiters = self.waiting.get(game_id)
+        if waiters is not None:
+            waiters.discard(waiter)
+            if not waiters:
+                del self.waiting[game_id]
+
+
+def create_app(
+    db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUSY_SECONDS, access_log: TextIO | None = None
+) -> Starlette:
     """The server of the games in `db`, which it holds for itself (StoreBusy when another
     server does); `cap` bounds the bots' budgets, `busy_seconds` how long a write waits for
-    another program's lock on the file before the request is answered 503."""
+    another program's lock on the file before the request is answered 503; one line per
+    request goes to `access_log` (none when None)."""
     table = Table(Store(db, busy_seconds), cap)
+    changes = Changes()
+    table.changed = changes.changed
     env = pages.environment()
     books: dict[str, pages.CardBook] = {}
 
@@ -90,6 +130,9 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         token = _token(request)
         raw = await _raw_body(request)
 
+        # a seat's page asks for its panel drawn again (Accept: text/html): one round trip a click
+        page = "text/html" in request.headers.get("accept", "")
+
         def work() -> dict[str, Any]:
             game = table.load(game_id)
             seat = table.seat_of(game, token)
@@ -98,9 +141,10 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
             if not isinstance(option, str):
                 raise Refused(400, 'the body must be {"option": OPTION_ID}')
             table.decide(game, seat, option)
-            return table.view(game, seat)
+            return seat_context(game, seat, token) if page else table.view(game, seat)
 
-        return JSONResponse(await locked(work))
+        answer = await locked(work)
+        return html("panel.html", **answer) if page else JSONResponse(answer)
 
     async def post_undo(request: Request) -> Response:
         game_id = request.path_params["game"]
@@ -169,6 +213,27 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
         return JSONResponse(await locked(work))
 
+    async def read_lobby(request: Request) -> Response:
+        return JSONResponse({"games": await locked(table.lobby)})
+
+    async def post_join(request: Request) -> Response:
+        """Take the game's first open seat (from the lobby): its number, token and link."""
+        game_id = request.path_params["game"]
+        raw = await _raw_body(request)
+
+        def work() -> dict[str, Any]:
+            game = table.load(game_id)
+            seat, token = table.join(game, _parse_json(raw or b"{}").get("name"))
+            url = f"/games/{game_id}/seat/{seat + 1}?token={token}"
+            return {"id": game_id, "seat": seat + 1, "token": token, "url": url}
+
+        return JSONResponse(await locked(work), 201)
+
+    async def read_clock(request: Request) -> Response:
+        """Each seat's time used (public: the whole table sees the clock)."""
+        game_id = request.path_params["game"]
+        return JSONResponse(await locked(lambda: table.clocks(table.load(game_id))))
+
     async def read_card(request: Request) -> Response:
         game_id, card_id = request.path_params["game"], request.path_params["card"]
 
@@ -224,7 +289,9 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
     # -- pages -----------------------------------------------------------------------------
 
     async def table_page(request: Request) -> Response:
-        def work() -> tuple[list[dict[str, Any]], list[tuple[str, str]], dict[str, dict[str, Any]]]:
+        def work() -> tuple[
+            list[dict[str, Any]], list[tuple[str, str]], dict[str, dict[str, Any]], list[dict[str, Any]]
+        ]:
             rows, broken = table.store.games()
             games = [
                 {"id": g.id, "pack": g.pack, "players": g.players, "seats": [s.kind for s in g.seats]} for g in rows
@@ -240,11 +307,17 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
                     "variants": sorted(rules.variants),
                     "scenarios": [] if option is None else chosen.names(rules, option),
                 }
-            return games, broken, packs
+            return games, broken, packs, table.lobby()
 
-        games, broken, packs = await locked(work)
+        games, broken, packs, lobby = await locked(work)
         return html(
-            "table.html", packs=packs, games=games, broken=broken, bots=["human", *BOT_NAMES], search=SEARCH_BOTS
+            "table.html",
+            packs=packs,
+            games=games,
+            broken=broken,
+            lobby=lobby,
+            bots=["human", OPEN, *BOT_NAMES],
+            search=SEARCH_BOTS,
         )
 
     def seat_context(game: Game, seat: int, token: str) -> dict[str, Any]:
@@ -285,6 +358,7 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
             "present": table.present(game),
             "chat": table.chat(game),
             "version": table.version(game),
+            "clock": clock_view(table.clocks(game), names),
             "choices": list(zip(data["options"], short, faces, data["labels"])),
         }
 
@@ -311,21 +385,39 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         WAIT_SECONDS): a long poll, so pages hear of others' moves at once."""
         game_id = request.path_params["game"]
         known = request.query_params.get("known")
+        if known is not None and len(known) > 64:
+            raise Refused(400, "'known' is a version: at most 64 characters")
 
         def work() -> str:
             return table.version(table.load(game_id))
 
         deadline = time.monotonic() + WAIT_SECONDS
         while True:
-            version = await locked(work)
-            if known is None or version != known or time.monotonic() > deadline:
-                return JSONResponse({"version": version})
-            await asyncio.sleep(0.1)
+            waiter = changes.watch(game_id)
+            try:
+                version = await locked(work)
+                left = deadline - time.monotonic()
+                if known is None or version != known or left <= 0:
+                    return JSONResponse({"version": version})
+                # woken by the change; a second's timeout keeps a lost wake-up short
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(waiter), min(left, 1.0))
+            finally:
+                changes.forget(game_id, waiter)
 
     async def replay_page(request: Request) -> Response:
+        """A replay at `?step=N`; without a step, the game as it stands, which follows the
+        game live (a spectator's page: the public's view unless a seat's token is given)."""
+        return await _replay_html(request, "replay.html")
+
+    async def replay_part(request: Request) -> Response:
+        return await _replay_html(request, "watched.html")
+
+    async def _replay_html(request: Request, template: str) -> Response:
         game_id = request.path_params["game"]
         seat = _seat_param(request, required=False)
         token = request.query_params.get("token", "")
+        live = "step" not in request.query_params
 
         def work() -> dict[str, Any]:
             game = table.load(game_id)
@@ -335,19 +427,37 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
             step = _whole(request.query_params.get("step", str(last)), "step")
             step = min(step, last)
             view, log = table.replay(game, step, seat)
+            names = table.names(game)
+            # "Player 2 (Bea)": the seat and the name chosen for it
+            shown = [
+                n if n.startswith(narrate.seat_name(i)) else f"{narrate.seat_name(i)} ({n})"
+                for i, n in enumerate(names)
+            ]
+            waiting = [shown[w] for w in view.get("waiting", [])] if step == last else []
+            if not live:
+                title = f"Replay {game.row.id}: rules-dsl table"
+            elif game.state.over:
+                title = f"Game over · watching {game.row.pack} {game.row.id}"
+            else:  # whose turn it is, as on a seat's page
+                title = f"Waiting for {', '.join(waiting) or '?'} · watching {game.row.pack} {game.row.id}"
             return {
+                "title": title,
+                "live": live,
+                "version": table.version(game),
+                "clock": clock_view(table.clocks(game), names) if live else [],
                 "game": game.row,
                 "seat": seat,
                 "token": token,
                 "step": step,
                 "last": last,
-                "areas": pages.areas(book(game), view, seat, game.row.id),
+                "areas": pages.areas(book(game), view, seat, game.row.id, names),
+                "waiting": waiting,
                 "log": log,
                 "over": game.state.over and step == last,
                 "scores": table.scores(game) if step == last else None,
             }
 
-        return html("replay.html", **await locked(work))
+        return html(template, **await locked(work))
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -377,9 +487,13 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         Route("/api/games/{game}/faces/{card}.svg", card_face),
         Route("/api/games/{game}/backs/{kind}.svg", card_back),
         Route("/api/games/{game}/version", seat_version),
+        Route("/api/games/{game}/clock", read_clock),
+        Route("/api/games/{game}/join", post_join, methods=["POST"]),
+        Route("/api/lobby", read_lobby),
         Route("/games/{game}/seat/{seat}", seat_page),
         Route("/games/{game}/seat/{seat}/panel", seat_panel),
         Route("/games/{game}/replay", replay_page),
+        Route("/games/{game}/replay/part", replay_part),
         Mount("/static", StaticFiles(directory=pages.HERE / "static"), name="static"),
     ]
     stop = threading.Event()
@@ -395,6 +509,7 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
         ]
         for worker in bots:
             worker.start()
+        changes.loop = asyncio.get_running_loop()
         yield
         stop.set()
         for worker in bots:
@@ -402,7 +517,81 @@ def create_app(db: Path, cap: BudgetCap | None = None, busy_seconds: float = BUS
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, HTTPException: http_error}, lifespan=lifespan)
     app.state.table = table
+    if access_log is not None:
+        app.add_middleware(AccessLog, out=access_log)
     return app
+
+
+def clock_view(clocks: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """The clock line of a page: each seat's name, time used as m:ss, and whether it runs."""
+    return [
+        {"name": name, "used": used, "shown": _minutes(used), "running": seat + 1 in clocks["running"]}
+        for seat, (name, used) in enumerate(zip(names, clocks["used"], strict=True))
+    ]
+
+
+def _minutes(seconds: float) -> str:
+    whole = int(seconds)
+    return (
+        f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+        if whole >= 3600
+        else f"{whole // 60}:{whole % 60:02d}"
+    )
+
+
+SECRET_PARAMS = frozenset({"token"})
+LOG_PATH_MOST = 300  # characters of a request's path and query in the access log
+
+
+class AccessLog:
+    """One line per request: time, client, method, path and query (a seat's token replaced
+    by `…`, control characters escaped, at most LOG_PATH_MOST characters), status, bytes
+    sent, milliseconds. Headers (the Authorization token) and bodies (chat) are never written."""
+
+    def __init__(self, app: Any, out: TextIO) -> None:
+        self.app = app
+        self.out = out
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        answer = {"status": 0, "bytes": 0}
+
+        async def sending(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+            elif message["type"] == "http.response.body":
+                answer["bytes"] += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            ms = (time.perf_counter() - start) * 1000
+            client = scope.get("client") or ("-", 0)
+            when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            status = answer["status"] or "-"
+            line = f"{when} {client[0]} {scope['method']} {_logged_target(scope)} {status} {answer['bytes']} {ms:.0f}ms"
+            with contextlib.suppress(OSError, ValueError):
+                print(line, file=self.out, flush=True)
+
+
+def _logged_target(scope: dict[str, Any]) -> str:
+    """The request's path and query as sent, each secret parameter's value replaced."""
+    path = scope.get("raw_path") or scope["path"].encode()
+    query = scope.get("query_string", b"")
+    if query:
+        parts = []
+        for part in query.split(b"&"):
+            key, eq, _ = part.partition(b"=")
+            name = urllib.parse.unquote_to_bytes(key).decode("utf-8", "replace")
+            parts.append(key + b"=\xe2\x80\xa6" if eq and name in SECRET_PARAMS else part)
+        path += b"?" + b"&".join(parts)
+    text = path.decode("utf-8", "replace")
+    text = "".join(c if c.isprintable() and c != " " else f"\\x{ord(c):02x}" for c in text)
+    return text if len(text) <= LOG_PATH_MOST else text[:LOG_PATH_MOST] + "…"
 
 
 async def _raw_body(request: Request) -> bytes:

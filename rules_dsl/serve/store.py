@@ -24,6 +24,7 @@ import json
 import os
 import secrets
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,8 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: no lock file (docs/serve.md)
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 2  # PRAGMA user_version: 0 before the chain and the salt, 1 before chat and names
+SCHEMA_VERSION = 3  # PRAGMA user_version: 0 before the chain and the salt, 1 before chat and names,
+# 2 before the clock (games.created, decisions.at)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -43,14 +45,16 @@ CREATE TABLE IF NOT EXISTS games (
     players INTEGER NOT NULL,
     seed INTEGER NOT NULL,
     variants TEXT NOT NULL,  -- JSON list, scenario choices included
-    seats TEXT NOT NULL,     -- JSON list, one {"kind", "token"?, "budget"?} per seat
-    salt TEXT                -- random, never shown: the key of the game's public version
+    seats TEXT NOT NULL,     -- JSON list, one {"kind", "token"?, "budget"?} per seat ("open": in the lobby)
+    salt TEXT,               -- random, never shown: the key of the game's public version
+    created REAL             -- when it was made (Unix time): the clock's start
 );
 CREATE TABLE IF NOT EXISTS decisions (
     game TEXT NOT NULL REFERENCES games(id),
     step INTEGER NOT NULL,
     option TEXT NOT NULL,
     chain TEXT,              -- sha256(previous chain, step, option): see `link`
+    at REAL,                 -- when it was stored (Unix time): the seats' clocks
     PRIMARY KEY (game, step)
 );
 CREATE TABLE IF NOT EXISTS chat (
@@ -89,7 +93,7 @@ class Tampered(Exception):
 
 @attrs.frozen
 class Seat:
-    kind: str  # "human" or a bot name
+    kind: str  # "human", "open" (a person's seat no one has taken yet: the lobby's) or a bot name
     token: str = ""  # a human seat's private token
     budget: str = ""  # a search bot's budget (iterations, or seconds like "0.5s")
 
@@ -103,6 +107,7 @@ class GameRow:
     variants: tuple[str, ...]
     seats: tuple[Seat, ...]
     salt: str = ""  # made by `add_game` when empty
+    created: float = 0.0  # Unix time; 0 for a game stored before the clock
 
 
 def link(previous: str, step: int, option: str) -> str:
@@ -141,10 +146,15 @@ class Store:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self.db.execute(statement)
-            for table, column in (("games", "salt"), ("decisions", "chain")):
+            for table, column, kind in (
+                ("games", "salt", "TEXT"),
+                ("decisions", "chain", "TEXT"),
+                ("games", "created", "REAL"),
+                ("decisions", "at", "REAL"),
+            ):
                 columns = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
                 if column not in columns:
-                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             for (game_id,) in self.db.execute("SELECT id FROM games WHERE salt IS NULL").fetchall():
                 self.db.execute("UPDATE games SET salt = ? WHERE id = ?", (secrets.token_hex(16), game_id))
             rows = self.db.execute("SELECT game, step, option FROM decisions ORDER BY game, step").fetchall()
@@ -182,7 +192,8 @@ class Store:
         seats = [attrs.asdict(s) for s in row.seats]
         with self._write():
             self.db.execute(
-                "INSERT INTO games (id, pack, players, seed, variants, seats, salt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (id, pack, players, seed, variants, seats, salt, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.pack,
@@ -191,6 +202,7 @@ class Store:
                     json.dumps(list(row.variants)),
                     json.dumps(seats),
                     row.salt or secrets.token_hex(16),
+                    row.created or time.time(),
                 ),
             )
             if previous:
@@ -230,18 +242,42 @@ class Store:
             previous = value
         return [r[1] for r in rows]
 
-    def add_decision(self, game_id: str, step: int, option: str) -> None:
-        """Committed when this returns: the decision survives a kill from then on.
-        StoreFailed (nothing written) when the database cannot commit it."""
+    def times(self, game_id: str) -> list[float | None]:
+        """When each decision was stored (None for one stored before the clock)."""
+        rows = self.db.execute("SELECT at FROM decisions WHERE game = ? ORDER BY step", (game_id,)).fetchall()
+        return [r[0] if isinstance(r[0], float) else None for r in rows]
+
+    def claim(self, game_id: str, seat: int, token: str, name: str) -> bool:
+        """An open seat taken by a person (with `token`, and `name` when not empty), in one
+        transaction committed when this returns; False (nothing written) when the seat is no
+        longer open. StoreFailed when it cannot be committed."""
+        with self._write():
+            found = self.db.execute("SELECT seats FROM games WHERE id = ?", (game_id,)).fetchone()
+            seats = json.loads(found[0]) if found else []
+            if not 0 <= seat < len(seats) or seats[seat].get("kind") != "open":
+                return False
+            seats[seat] = {"kind": "human", "token": token, "budget": ""}
+            self.db.execute("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))
+            if name:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO names (game, seat, name) VALUES (?, ?, ?)", (game_id, seat, name)
+                )
+        return True
+
+    def add_decision(self, game_id: str, step: int, option: str) -> float:
+        """Committed when this returns: the decision survives a kill from then on; when it
+        was stored. StoreFailed (nothing written) when the database cannot commit it."""
+        at = time.time()
         with self._write():
             found = self.db.execute(
                 "SELECT chain FROM decisions WHERE game = ? AND step = ?", (game_id, step - 1)
             ).fetchone()
             previous = game_id if step == 0 or found is None else str(found[0])
             self.db.execute(
-                "INSERT INTO decisions (game, step, option, chain) VALUES (?, ?, ?, ?)",
-                (game_id, step, option, link(previous, step, option)),
+                "INSERT INTO decisions (game, step, option, chain, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, step, option, link(previous, step, option), at),
             )
+        return at
 
     def add_chat(self, game_id: str, seat: int, step: int, text: str) -> int:
         """A chat line, committed when this returns; its number. StoreFailed when it cannot be."""
@@ -277,7 +313,7 @@ class Store:
             self.db.execute("DELETE FROM decisions WHERE game = ? AND step = ?", (game_id, step))
 
 
-COLUMNS = "id, pack, players, seed, variants, seats, salt"
+COLUMNS = "id, pack, players, seed, variants, seats, salt, created"
 
 
 def _lock(path: Path) -> int:
@@ -312,6 +348,7 @@ def _row(found: tuple[Any, ...]) -> GameRow:
             raise ValueError("players, seed or the number of seats is wrong")
         if not isinstance(found[6], str) or not found[6]:
             raise ValueError("it has no salt")
-        return GameRow(game_id, str(found[1]), found[2], found[3], tuple(variants), seats, found[6])
+        created = found[7] if isinstance(found[7], float) else 0.0
+        return GameRow(game_id, str(found[1]), found[2], found[3], tuple(variants), seats, found[6], created)
     except (ValueError, TypeError) as exc:
         raise Tampered(f"the stored row of game {game_id} is damaged ({exc})") from None

@@ -17,6 +17,7 @@ import threading
 import time
 import traceback
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,8 @@ CHAT_MOST = 500  # characters in a chat line
 NAME_MOST = 40  # characters in a seat's name
 CHAT_RATE = (5, 10.0)  # a seat says at most 5 lines in 10 seconds
 PRESENT_SECONDS = 30.0  # a seat whose page asked for anything this recently is shown as present
+LOBBY_MOST = 50  # games listed in the lobby of open seats (the newest)
+OPEN = "open"  # a person's seat no one has taken yet: offered in the lobby
 
 
 class Refused(Exception):
@@ -62,6 +65,8 @@ class Game:
         narrate.Told
     ]  # each decision: its lines told to each seat, who took it, whether it showed something hidden
     trouble: str = ""  # why a bot could not move (a pack that fails on a legal option)
+    times: list[float | None] = attrs.Factory(list)  # when each decision was stored (the clock)
+    deciders: list[tuple[int, ...]] = attrs.Factory(list)  # the seats each decision waited on
 
     @property
     def rules(self) -> Any:
@@ -104,6 +109,7 @@ class Table:
         self.games: dict[str, Game] = {}
         self.said: dict[tuple[str, int], list[float]] = {}  # (game, seat) -> when its last lines were said
         self.seen: dict[tuple[str, int], float] = {}  # (game, seat) -> when its page last asked for anything
+        self.changed: Callable[[str], None] = lambda game_id: None  # told of every change of a game (pages wait on it)
 
     # -- set-up --------------------------------------------------------------------------
 
@@ -163,6 +169,7 @@ class Table:
                 if row is None:
                     raise Refused(404, f"no game {game_id!r}")
                 decisions = self.store.decisions(game_id)
+                times = self.store.times(game_id)
             except Tampered as exc:
                 raise Refused(409, f"game {game_id} is not served: {exc}") from None
             try:
@@ -172,6 +179,7 @@ class Table:
                 game = Game(row, engine, st, narrator, narrator.opening(st), [])
                 for option in decisions:
                     _advance(game, option)
+                game.times = times
             except RulesError as exc:  # the pack was removed or changed since the game was played
                 raise Refused(500, f"game {game_id} does not replay with the installed packs: {exc}") from None
             self.games[game_id] = game
@@ -220,15 +228,18 @@ class Table:
             raise Refused(500, f"the rules failed on this option: {exc}") from None
         try:
             # as the log writes it (`@N:option` for one seat of several deciding at once)
-            self.store.add_decision(game.row.id, len(game.state.log) - 1, game.state.log[-1])
+            at = self.store.add_decision(game.row.id, len(game.state.log) - 1, game.state.log[-1])
         except StoreFailed as exc:
             game.state = before
             game.taken.pop()
+            game.deciders.pop()
             raise Refused(503, f"{UNSTORED} ({exc}): nothing was applied; send it again") from None
+        game.times.append(at)
+        self.changed(game.row.id)
 
     def _bot_decision(self, game: Game) -> Decision | None:
         """The first pending decision a bot seat must take (several seats may decide at once)."""
-        return next((d for d in game.engine.decisions(game.state) if game.row.seats[d.player].kind != "human"), None)
+        return next((d for d in game.engine.decisions(game.state) if is_bot(game.row.seats[d.player])), None)
 
     def _wake_bots(self, game: Game) -> None:
         if self._bot_decision(game) is not None and game.row.id not in self.due:
@@ -321,6 +332,7 @@ class Table:
             raise Refused(409, "a rematch is for a finished game: this one is not over")
         next_id = self.store.rematch(game.row.id)
         if next_id is None:
+            # a seat still open stays open; a person's gets a new key
             seats = tuple(Seat("human", secrets.token_urlsafe(18)) if s.kind == "human" else s for s in game.row.seats)
             row = GameRow(
                 secrets.token_urlsafe(9),
@@ -340,6 +352,84 @@ class Table:
                 self.store.set_name(next_id, i, name)
         following = self.load(next_id)
         return next_id, following.row.seats[seat].token
+
+    # -- the lobby of open seats -----------------------------------------------------------
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The games not over with a seat open to anyone, newest first (at most LOBBY_MOST):
+        pack, variants, and each seat as its kind and shown name; never a token."""
+        rows, _ = self.store.games()
+        out: list[dict[str, Any]] = []
+        for row in reversed(rows):
+            if len(out) >= LOBBY_MOST:
+                break
+            if not any(s.kind == OPEN for s in row.seats):
+                continue
+            try:
+                game = self.load(row.id)
+            except Refused:
+                continue  # named when it is asked for
+            if game.state.over:
+                continue
+            names = self.names(game)
+            out.append(
+                {
+                    "id": row.id,
+                    "pack": row.pack,
+                    "players": row.players,
+                    "variants": list(row.variants),
+                    "decisions": len(game.state.log),
+                    "seats": [{"seat": i + 1, "kind": s.kind, "name": names[i]} for i, s in enumerate(game.row.seats)],
+                }
+            )
+        return out
+
+    def join(self, game: Game, name: Any) -> tuple[int, str]:
+        """The first open seat of the game taken by a person (named `name` when given):
+        (the seat, its new token), committed before it is answered. 409 when no seat is open."""
+        clean = (
+            "" if name is None or (isinstance(name, str) and not name.strip()) else _clean(name, NAME_MOST, "a name")
+        )
+        if game.state.over:
+            raise Refused(409, "the game is over: no seat to take")
+        for seat, s in enumerate(game.row.seats):
+            if s.kind != OPEN:
+                continue
+            token = secrets.token_urlsafe(18)
+            try:
+                taken = self.store.claim(game.row.id, seat, token, clean)
+            except StoreFailed as exc:
+                raise Refused(503, f"the games database could not store the seat ({exc}); try again") from None
+            if not taken:  # pragma: no cover - the store and the memory agree under the lock
+                continue
+            seats = list(game.row.seats)
+            seats[seat] = Seat("human", token)
+            game.row = attrs.evolve(game.row, seats=tuple(seats))
+            self.visit(game, seat)
+            self.changed(game.row.id)
+            return seat, token
+        raise Refused(409, "no seat of this game is open: every seat is taken")
+
+    # -- the clock -----------------------------------------------------------------------
+
+    def clocks(self, game: Game, now: float | None = None) -> dict[str, Any]:
+        """Each seat's time used, in seconds: the time the game waited on it (a chess clock
+        that counts up, bots included), from when the game was made; `running` the seats
+        it waits on now, `since` how long it has waited on them. Counted from the stored
+        times, so the same after a restart (the time the server was down counts too)."""
+        now = time.time() if now is None else now
+        used = [0.0] * game.row.players
+        start: float | None = game.row.created or None
+        for waited, at in zip(game.deciders, game.times, strict=False):
+            if start is not None and at is not None:
+                for seat in waited:
+                    used[seat] += max(0.0, at - start)
+            start = at
+        running = [] if game.state.over else [d.player for d in game.engine.decisions(game.state)]
+        since = max(0.0, now - start) if start is not None and running else 0.0
+        for seat in running:
+            used[seat] += since
+        return {"used": [round(u, 1) for u in used], "running": [r + 1 for r in running], "since": round(since, 1)}
 
     # -- chat, names, presence -------------------------------------------------------------
 
@@ -374,10 +464,15 @@ class Table:
             raise Refused(503, f"the games database could not store the name ({exc}); send it again") from None
 
     def names(self, game: Game) -> list[str]:
-        """Each seat's name: the one chosen at joining, or "Player N" (a bot: its kind)."""
+        """Each seat's name: the one chosen at joining, or "Player N" (a bot: its kind; an
+        open seat: "open")."""
         chosen = self.store.names(game.row.id)
         return [
-            chosen.get(i) or (narrate.seat_name(i) + ("" if s.kind == "human" else f" ({s.kind} bot)"))
+            chosen.get(i)
+            or (
+                narrate.seat_name(i)
+                + ("" if s.kind == "human" else " (open)" if s.kind == OPEN else f" ({s.kind} bot)")
+            )
             for i, s in enumerate(game.row.seats)
         ]
 
@@ -387,7 +482,7 @@ class Table:
     def present(self, game: Game) -> list[bool]:
         now = time.monotonic()
         return [
-            s.kind != "human" or now - self.seen.get((game.row.id, i), -PRESENT_SECONDS) < PRESENT_SECONDS
+            is_bot(s) or now - self.seen.get((game.row.id, i), -PRESENT_SECONDS) < PRESENT_SECONDS
             for i, s in enumerate(game.row.seats)
         ]
 
@@ -408,6 +503,7 @@ class Table:
             raise Refused(503, f"the games database could not store the undo ({exc}): nothing changed") from None
         del self.games[game.row.id]
         self.load(game.row.id)
+        self.changed(game.row.id)
 
     # -- views ---------------------------------------------------------------------------
 
@@ -450,6 +546,8 @@ class Table:
     def replay(self, game: Game, step: int, seat: int) -> tuple[dict[str, Any], list[str]]:
         """Seat `seat`'s view (-1: the public's) after `step` decisions, and the log to there
         as told to that seat."""
+        if step == len(game.state.log):  # the game as it stands: what live spectators follow
+            return game.engine.observe(game.state, seat), told_to(game, seat, step)
         log = game.state.log[:step]
         st = game.engine.replay(game.row.players, game.row.seed, list(game.row.variants), log)
         return game.engine.observe(st, seat), told_to(game, seat, step)
@@ -489,8 +587,13 @@ def think(job: BotJob) -> tuple[str | None, str]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
+def is_bot(seat: Seat) -> bool:
+    return seat.kind not in ("human", OPEN)
+
+
 def _advance(game: Game, option: str) -> None:
-    """Apply one option through the Engine and tell it."""
+    """Apply one option through the Engine and tell it (and note the seats it waited on)."""
+    game.deciders.append(tuple(d.player for d in game.engine.decisions(game.state)))
     game.taken.append(narrate.apply_told(game.engine, game.narrator, game.state, option))
 
 
@@ -536,6 +639,8 @@ def _seat(entry: Any, cap: BudgetCap) -> Seat:
         raise Refused(400, f"a seat is 'human' or a bot name ({', '.join(BOT_NAMES)}), not {entry!r}")
     if entry.strip() == "human":
         return Seat("human", secrets.token_urlsafe(18))
+    if entry.strip() == OPEN:  # a person's seat, taken from the lobby
+        return Seat(OPEN)
     try:
         spec = parse_bot(entry)
     except RulesError as exc:

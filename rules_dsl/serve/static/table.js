@@ -16,6 +16,62 @@ function say(text) {
   if (box) box.textContent = text;
 }
 
+// Bring the page's `old` element to the server's `fresh` one, keeping every node that did not
+// change: the cards that stay where they were are not drawn again, so a move repaints only
+// what it changed. A details element keeps whether the reader opened it.
+function morph(old, fresh) {
+  if (old.isEqualNode(fresh)) return;
+  if (old.nodeType !== fresh.nodeType || old.nodeName !== fresh.nodeName ||
+      old.childNodes.length !== fresh.childNodes.length) {
+    if (old.nodeName === "DETAILS" && fresh.nodeName === "DETAILS") fresh.open = old.open;
+    old.replaceWith(fresh);
+    return;
+  }
+  if (old.nodeType !== Node.ELEMENT_NODE) {
+    if (old.nodeValue !== fresh.nodeValue) old.nodeValue = fresh.nodeValue;
+    return;
+  }
+  for (const a of [...old.attributes]) {
+    if (!fresh.hasAttribute(a.name) && !(a.name === "open" && old.nodeName === "DETAILS")) old.removeAttribute(a.name);
+  }
+  for (const a of fresh.attributes) {
+    if (a.name === "open" && old.nodeName === "DETAILS") continue;
+    if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+  }
+  if (old.nodeName === "BUTTON") old.disabled = fresh.hasAttribute("disabled");
+  const olds = [...old.childNodes], news = [...fresh.childNodes];
+  for (let i = 0; i < olds.length; i++) morph(olds[i], news[i]);
+}
+
+// The seats' clocks: the server sends each seat's time used; the running ones tick here.
+let clockFrom = Date.now();
+function tickClocks() {
+  const spent = (Date.now() - clockFrom) / 1000;
+  document.querySelectorAll("#clock > span.running").forEach((span) => {
+    const whole = Math.floor(parseFloat(span.dataset.used) + spent);
+    const h = Math.floor(whole / 3600), m = Math.floor(whole / 60) % 60, s = String(whole % 60).padStart(2, "0");
+    const text = h ? h + ":" + String(m).padStart(2, "0") + ":" + s : m + ":" + s;
+    const shown = span.querySelector(".time");
+    if (shown.textContent !== text) shown.textContent = text;
+  });
+}
+setInterval(tickClocks, 1000);
+
+// Wait for the game's next change (a long poll on its version) and call `redraw`, for ever.
+async function followGame(game, currentVersion, redraw, isBusy) {
+  for (;;) {
+    try {
+      const known = encodeURIComponent(currentVersion());
+      const data = await api("GET", "/api/games/" + game + "/version?known=" + known);
+      if (data.version !== currentVersion() && !isBusy()) await redraw();
+    } catch (err) {
+      say("lost the server: " + err.message);
+      await new Promise((done) => setTimeout(done, 2000));
+    }
+    if (isBusy()) await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
 // -- the seat's page --------------------------------------------------------------------
 
 function seatPage(main) {
@@ -35,20 +91,19 @@ function seatPage(main) {
 
   async function refresh() {
     const response = await fetch(base + "/panel", { headers: { Authorization: "Bearer " + token } });
-    if (!response.ok) return;
-    const html = await response.text();
+    if (response.ok) draw(await response.text());
+  }
+
+  function draw(html) {
     const holder = document.createElement("div");
     holder.innerHTML = html;
-    const panel = holder.querySelector("#panel");
     const old = document.getElementById("panel");
-    const open = old.querySelector("#logbox") ? old.querySelector("#logbox").open : true;
-    old.replaceWith(panel);
+    const before = old.dataset.mine;
+    morph(old, holder.querySelector("#panel"));
+    clockFrom = Date.now();
     const box = document.getElementById("logbox");
-    if (box) {
-      box.open = open;
-      box.scrollTop = box.scrollHeight;
-    }
-    announce(old.dataset.mine);
+    if (box) box.scrollTop = box.scrollHeight;
+    announce(before);
   }
 
   async function send(url, body) {
@@ -60,6 +115,31 @@ function seatPage(main) {
       await refresh();
     } catch (err) {
       await refresh();
+      say(err.message);
+    } finally {
+      busy = false;
+    }
+  }
+
+  // a decision, answered with this seat's panel drawn again (one round trip)
+  async function decide(option) {
+    if (busy) return;
+    busy = true;
+    main.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    try {
+      const response = await fetch("/api/games/" + game + "/decisions", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "text/html", Authorization: "Bearer " + token },
+        body: JSON.stringify({ option }),
+      });
+      if (response.ok) {
+        draw(await response.text());
+      } else {
+        const data = await response.json().catch(() => ({ error: "the server sent no JSON (" + response.status + ")" }));
+        await refresh();
+        say(data.error || String(response.status));
+      }
+    } catch (err) {
       say(err.message);
     } finally {
       busy = false;
@@ -80,7 +160,7 @@ function seatPage(main) {
     const button = event.target.closest("button");
     if (!button || button.disabled) return;
     if (button.dataset.option !== undefined) {
-      send("/api/games/" + game + "/decisions", { option: button.dataset.option });
+      decide(button.dataset.option);
     } else if (button.id === "undo") {
       send("/api/games/" + game + "/undo");
     } else if (button.id === "rematch") {
@@ -88,23 +168,9 @@ function seatPage(main) {
     }
   });
 
-  // others' moves: a long poll that the server answers when the game's version (a hash of
-  // its decisions) differs from the one shown, then the panel is drawn again
-  async function follow() {
-    for (;;) {
-      const panel = document.getElementById("panel");
-      try {
-        const known = encodeURIComponent(panel.dataset.version);
-        const data = await api("GET", "/api/games/" + game + "/version?known=" + known);
-        if (data.version !== document.getElementById("panel").dataset.version && !busy) await refresh();
-      } catch (err) {
-        say("lost the server: " + err.message);
-        await new Promise((done) => setTimeout(done, 2000));
-      }
-      if (busy) await new Promise((done) => setTimeout(done, 100));
-    }
-  }
-  follow();
+  // others' moves: a long poll that the server answers as soon as the game's version (keyed
+  // by its decisions) differs from the one shown, then the panel is brought up to date
+  followGame(game, () => document.getElementById("panel").dataset.version, refresh, () => busy);
 
   // chat, names and presence: polled every two seconds (each ask marks this seat present)
   const chat = document.getElementById("chat");
@@ -164,6 +230,40 @@ function seatPage(main) {
     box.scrollTop = box.scrollHeight;
   }
   announce("");
+}
+
+// -- a spectator's page (a replay without a step follows the game live) --------------------
+
+function watchPage(main) {
+  if (main.dataset.live !== "1") return;
+  async function redraw() {
+    const response = await fetch(main.dataset.part);
+    if (!response.ok) return;
+    const holder = document.createElement("div");
+    holder.innerHTML = await response.text();
+    morph(document.getElementById("watched"), holder.querySelector("#watched"));
+    document.title = document.getElementById("watched").dataset.title;
+    clockFrom = Date.now();
+    const box = document.getElementById("logbox");
+    if (box) box.scrollTop = box.scrollHeight;
+  }
+  followGame(main.dataset.game, () => document.getElementById("watched").dataset.version, redraw, () => false);
+}
+
+// -- the lobby: take an open seat -----------------------------------------------------------
+
+function lobby(list) {
+  list.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const item = event.target.closest("li.open-game");
+    const name = event.target.elements["name"].value.trim();
+    try {
+      const data = await api("POST", "/api/games/" + item.dataset.game + "/join", null, name ? { name } : {});
+      location.href = data.url;
+    } catch (err) {
+      say(err.message);
+    }
+  });
 }
 
 // -- the table page ---------------------------------------------------------------------
@@ -253,4 +353,8 @@ document.addEventListener("DOMContentLoaded", () => {
   if (main) seatPage(main);
   const form = document.getElementById("new-game");
   if (form) tablePage(form);
+  const watched = document.getElementById("replay");
+  if (watched) watchPage(watched);
+  const open = document.querySelector("ul.open-games");
+  if (open) lobby(open);
 });
