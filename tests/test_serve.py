@@ -410,6 +410,8 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
             laptop.goto(server.url + "/")
             offer = laptop.locator(f"li.open-game[data-game='{game}']")
             assert "Player 2 (open)" in offer.inner_text()
+            if os.environ.get("UPDATE_DOC_IMAGES"):
+                laptop.locator("#lobby").screenshot(path=str(DOC_IMAGES / "serve-lobby.png"))
             offer.locator("input[name=name]").fill("Bea")
             offer.locator("button").click()
             laptop.wait_for_url(f"**/games/{game}/seat/2?token=*")

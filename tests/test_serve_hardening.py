@@ -211,7 +211,7 @@ def test_a_database_from_before_the_chain_is_migrated_once_and_then_checked(tmp_
     finally:
         server.kill()
     with sqlite3.connect(db) as c:
-        assert c.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert c.execute("PRAGMA user_version").fetchone()[0] == 3
         assert c.execute("SELECT count(*) FROM decisions WHERE chain IS NULL").fetchone()[0] == 0
         c.execute("UPDATE decisions SET option = 'draw-from-the-deck' WHERE game = 'old' AND step = 0")
     server = Server(db)
