@@ -325,21 +325,27 @@ def check_page(page: Any) -> None:
         assert title.startswith("Waiting for Player "), title
 
 
-SEEN = "() => [document.querySelectorAll('#options button.option').length, document.getElementById('log').textContent]"
+SEEN = """() => [document.querySelectorAll('#options button.option').length,
+  document.getElementById('log').textContent, document.getElementById('scores') !== null]"""
 
 
 def click_once(pages: list[Any], rnd: random.Random, check: bool) -> int:
     """A random option clicked on the first page that has options (checked first when
-    `check`), waiting until its log shows it: 1; else a short wait for the others: 0.
+    `check`), waiting until its log shows it: 1; -1 when every page shows the final scores;
+    else a short wait for the others: 0.
     One round trip to each page to look (a game to the end is hundreds of clicks)."""
+    over = True
     for pg in pages:
-        count, text = pg.evaluate(SEEN)  # the log may be folded: its text, not its inner text
+        count, text, ended = pg.evaluate(SEEN)  # the log may be folded: its text, not its inner text
+        over = over and ended
         if count:
             if check:
                 check_page(pg)
             pg.locator("#options button.option").nth(rnd.randrange(count)).click()
             pg.wait_for_function("t => document.getElementById('log').textContent !== t", arg=text, timeout=20_000)
             return 1
+    if over:
+        return -1  # every page shows the final scores
     pages[0].wait_for_timeout(30)  # the other page hears of it by its long poll
     return 0
 
@@ -348,9 +354,10 @@ def play_to_the_end(pages: list[Any], rnd: random.Random, check_every: int) -> i
     """Clicks until every page shows the final scores: how many."""
     clicks = 0
     for _ in range(5000):
-        if all(pg.locator("#scores").count() for pg in pages):
+        clicked = click_once(pages, rnd, check=clicks % check_every == 0)
+        if clicked < 0:
             break
-        clicks += click_once(pages, rnd, check=clicks % check_every == 0)
+        clicks += clicked
     for pg in pages:
         pg.wait_for_selector("#scores", timeout=20_000)
         assert "The game is over." in pg.locator("#turn").inner_text()
@@ -441,12 +448,13 @@ def test_two_people_and_a_bot_play_to_the_end_in_the_browser(server: Server) -> 
             phone.locator("#zoom").click()
             assert not phone.locator("#zoom").is_visible()
             if os.environ.get("UPDATE_DOC_IMAGES"):
+                phone.evaluate("window.scrollTo(0, 0)")
                 laptop.screenshot(path=str(DOC_IMAGES / "serve-seat.png"))
                 phone.screenshot(path=str(DOC_IMAGES / "serve-phone.png"))
             rnd = random.Random(21)
             clicks = 0
             for _ in range(12):  # the spectator sees the moves as they are made
-                clicks += click_once(pages, rnd, check=False)
+                clicks += max(0, click_once(pages, rnd, check=False))
             watcher.wait_for_function("() => !document.getElementById('step').textContent.endsWith(' 0 of 0')")
             assert watcher.locator("#live").count() == 1 and watcher.locator("#clock > span").count() == 3
             for who in ("Player 1", "Player 2 (Bea)", "Player 3 (random bot)"):

@@ -428,11 +428,7 @@ def create_app(
             step = min(step, last)
             view, log = table.replay(game, step, seat)
             names = table.names(game)
-            # "Player 2 (Bea)": the seat and the name chosen for it
-            shown = [
-                n if n.startswith(narrate.seat_name(i)) else f"{narrate.seat_name(i)} ({n})"
-                for i, n in enumerate(names)
-            ]
+            shown = seat_labels(names)
             waiting = [shown[w] for w in view.get("waiting", [])] if step == last else []
             if not live:
                 title = f"Replay {game.row.id}: rules-dsl table"
@@ -522,11 +518,16 @@ def create_app(
     return app
 
 
+def seat_labels(names: list[str]) -> list[str]:
+    """ "Player 2 (Bea)": each seat and the name chosen for it ("Player 1" when none was)."""
+    return [n if n.startswith(narrate.seat_name(i)) else f"{narrate.seat_name(i)} ({n})" for i, n in enumerate(names)]
+
+
 def clock_view(clocks: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
-    """The clock line of a page: each seat's name, time used as m:ss, and whether it runs."""
+    """The clock line of a page: each seat, its time used as m:ss, and whether it runs."""
     return [
         {"name": name, "used": used, "shown": _minutes(used), "running": seat + 1 in clocks["running"]}
-        for seat, (name, used) in enumerate(zip(names, clocks["used"], strict=True))
+        for seat, (name, used) in enumerate(zip(seat_labels(names), clocks["used"], strict=True))
     ]
 
 
