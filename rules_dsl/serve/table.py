@@ -593,8 +593,9 @@ def is_bot(seat: Seat) -> bool:
 
 def _advance(game: Game, option: str) -> None:
     """Apply one option through the Engine and tell it (and note the seats it waited on)."""
-    game.deciders.append(tuple(d.player for d in game.engine.decisions(game.state)))
+    waited = tuple(d.player for d in game.engine.decisions(game.state))
     game.taken.append(narrate.apply_told(game.engine, game.narrator, game.state, option))
+    game.deciders.append(waited)  # after the option applied: an illegal one leaves both lists as they were
 
 
 def told_to(game: Game, seat: int, step: int) -> list[str]:
