@@ -38,6 +38,7 @@ MAX_BODY = 64 * 1024
 MAX_DEPTH = 32  # a request body nested deeper is refused before it is parsed
 WAIT_SECONDS = 20.0  # the longest a page's long poll for a change waits
 FACE_HEADERS = {"Cache-Control": "max-age=3600"}  # a card's face never changes within a game
+LOG_SHOWN = 200  # the last lines of the narrated log a page shows (the API and the replays have all)
 
 
 class Changes:
@@ -358,6 +359,8 @@ def create_app(
             "present": table.present(game),
             "chat": table.chat(game),
             "version": table.version(game),
+            "log": data["log"][-LOG_SHOWN:],
+            "earlier": max(0, len(data["log"]) - LOG_SHOWN),
             "clock": clock_view(table.clocks(game), names),
             "choices": list(zip(data["options"], short, faces, data["labels"])),
         }
@@ -448,7 +451,8 @@ def create_app(
                 "last": last,
                 "areas": pages.areas(book(game), view, seat, game.row.id, names),
                 "waiting": waiting,
-                "log": log,
+                "log": log[-LOG_SHOWN:],
+                "earlier": max(0, len(log) - LOG_SHOWN),
                 "over": game.state.over and step == last,
                 "scores": table.scores(game) if step == last else None,
             }

@@ -21,9 +21,7 @@ function say(text) {
 // what it changed. A details element keeps whether the reader opened it.
 function morph(old, fresh) {
   if (old.isEqualNode(fresh)) return;
-  if (old.nodeType !== fresh.nodeType || old.nodeName !== fresh.nodeName ||
-      old.childNodes.length !== fresh.childNodes.length) {
-    if (old.nodeName === "DETAILS" && fresh.nodeName === "DETAILS") fresh.open = old.open;
+  if (old.nodeType !== fresh.nodeType || old.nodeName !== fresh.nodeName) {
     old.replaceWith(fresh);
     return;
   }
@@ -39,8 +37,13 @@ function morph(old, fresh) {
     if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
   }
   if (old.nodeName === "BUTTON") old.disabled = fresh.hasAttribute("disabled");
+  // children side by side; then the new ones added (a log's lines, a card drawn) or the
+  // old ones beyond removed
   const olds = [...old.childNodes], news = [...fresh.childNodes];
-  for (let i = 0; i < olds.length; i++) morph(olds[i], news[i]);
+  const both = Math.min(olds.length, news.length);
+  for (let i = 0; i < both; i++) morph(olds[i], news[i]);
+  for (let i = both; i < olds.length; i++) olds[i].remove();
+  if (news.length > both) old.append(...news.slice(both));
 }
 
 // The seats' clocks: the server sends each seat's time used; the running ones tick here.
