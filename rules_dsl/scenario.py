@@ -20,6 +20,7 @@ from rules_dsl.engine import Engine, pack_paths
 from rules_dsl.errors import RulesError, suggest
 from rules_dsl.interpreter import run
 from rules_dsl.scenario_expect import (
+    AT,
     Check,
     ScenarioError,
     card_entries,
@@ -388,11 +389,11 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any, path: str
     taken: dict[tuple[str, str], int] = {}  # (card id, unlisted zone) -> copies taken
     wanted: dict[str, list[dict[str, Any]]] = {}
     for name, value in mapping(pos.get("zones"), "position: zones", "{supply: [a, b]}").items():
-        wanted[zone_key(engine, name, None)] = card_entries(value, f"zone {name}")
+        wanted[zone_key(engine, name, None)] = card_entries(value, f"zone {name}", path)
     for seat_key, zones in mapping(pos.get("players"), "position: players", "{1: {hand: [a]}}").items():
         seat = seat_of(st, seat_key)
         for name, value in mapping(zones, f"position: players: {seat_key}", "{hand: [a]}").items():
-            wanted[zone_key(engine, name, seat)] = card_entries(value, f"player {seat + 1}'s {name}")
+            wanted[zone_key(engine, name, seat)] = card_entries(value, f"player {seat + 1}'s {name}", path)
     # empty the listed zones into a pool
     pool: list[int] = []
 
@@ -435,12 +436,21 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any, path: str
         raise ScenarioError(f"not enough copies of {card_id!r} for this position")
 
     def place(entry: dict[str, Any], dest: str) -> int:
+        try:
+            return lay(entry, dest)
+        except ScenarioError as exc:  # said where the card is given, once (cards under cards nest)
+            at = entry.get(AT, "")
+            if not at or str(exc).startswith(path + ":"):
+                raise
+            raise ScenarioError(f"{at}{exc}") from None
+
+    def lay(entry: dict[str, Any], dest: str) -> int:
         c = take(str(entry["card"]))
         cs = st.card_to_change(c)
         zt = rules.zones.get(dest.split(".")[0])
         default_up = zt is None or zt.facing != "down"
         cs.up = entry.get("face", "up" if default_up else "down") == "up"
-        for sub in card_entries(entry.get("under", []), f"cards under {entry['card']}"):
+        for sub in card_entries(entry.get("under", []), f"cards under {entry['card']}", path):
             u = place(sub, f"^{c}")
             cs.under = (*cs.under, u)
             st.card_to_change(u).loc = f"^{c}"

@@ -87,6 +87,10 @@ def where(path: str, node: Any, key: Any) -> str:
     return f"{path}:{line + 1}:{col + 1}: " if path else f"line {line + 1}, column {col + 1}: "
 
 
+# `where` by another name, for functions whose argument `where` is a message's subject
+scenario_place = where
+
+
 def mapping(node: Any, where: str, example: str) -> dict[Any, Any]:
     if node is None:
         return {}
@@ -134,15 +138,22 @@ _COPIES = re.compile(r"([0-9]{1,6}) *x +(\S+)")
 MAX_COPIES_SHORTHAND = 10_000
 
 
-def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
+# the key under which `card_entries` keeps where in the file a card was given ("FILE:L:C: ")
+AT = "@at"
+
+
+def card_entries(value: Any, where: str, path: str = "") -> list[dict[str, Any]]:
     """A list of cards (ids or {card:, face:, under:, tokens:, marks:, peeked-by:} mappings)
-    as mappings."""
+    as mappings; with the file's `path`, each also says where it was given (key `AT`)."""
     if isinstance(value, dict) and set(value) == {"in-order"}:
         value = value["in-order"]
     if not isinstance(value, list):
         raise ScenarioError(f"{where}: expected a list of cards")
     out: list[dict[str, Any]] = []
-    for entry in value:
+    for i, entry in enumerate(value):
+        if path:
+            given = len(out)
+            at = scenario_place(path, entry, "card") if isinstance(entry, dict) else scenario_place(path, value, i)
         copies = _COPIES.fullmatch(entry) if isinstance(entry, str) else None
         if copies is not None:  # "3 x ID": three copies, so a long pile need not be written card by card
             n = int(copies.group(1))
@@ -169,6 +180,9 @@ def card_entries(value: Any, where: str) -> list[dict[str, Any]]:
             raise ScenarioError(
                 f"{where}: a card is its id or {{card:, face:, under:, tokens:, marks:, peeked-by:}}, not {entry!r}"
             )
+        if path and at:
+            for k in range(given, len(out)):
+                out[k] = {**out[k], AT: at}
     return out
 
 

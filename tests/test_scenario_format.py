@@ -524,3 +524,28 @@ def test_at_a_moment_of_the_base_game_stops_where_that_player_announces_it() -> 
     data["decisions"][2]["at"] = "player 2: conquer"  # player 1 conquers, not player 2
     bad = failures(run(data))
     assert any("did not pass 'player 2: conquer'" in b and "player 1: conquer" in b for b in bad), bad
+
+
+def test_a_position_that_marks_or_peeks_at_a_card_that_is_not_there_says_where(tmp_path: Path) -> None:
+    data = load("marks_and_peeks_in_a_position.yaml")
+    players = data["position"]["players"]
+    players[1]["discard"] = [{"card": "gaurd", "marks": ["discarded-first"]}]
+    path = write(tmp_path, data)
+    (bad,) = failures(run_scenario_file(path))
+    assert f"{path}:{last_line(path, 'card: gaurd')}:" in bad and "unknown card 'gaurd' (did you mean 'guard'?)" in bad
+    players[1]["discard"] = [{"card": "guard", "marks": ["discarded-first"]}]
+    players[2]["hand"] = [{"card": "countess", "peeked-by": [7]}]
+    path = write(tmp_path, data)
+    (bad,) = failures(run_scenario_file(path))
+    assert f"{path}:{last_line(path, 'card: countess')}:" in bad and "players are numbered 1..3, not 7" in bad, bad
+    players[2]["hand"] = ["countess", "3 x princess"]  # the pack has one princess
+    path = write(tmp_path, data)
+    (bad,) = failures(run_scenario_file(path))
+    assert f"{path}:{last_line(path, '3 x princess')}:" in bad and "not enough copies of 'princess'" in bad, bad
+
+
+def last_line(path: Path, text: str) -> int:
+    """The line of the last list item or mapping entry that reads `text` (`write` sorts the
+    keys: the position comes after the expectations)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return max(n for n, line in enumerate(lines, 1) if line.strip().removeprefix("- ") == text)
