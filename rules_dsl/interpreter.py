@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules_dsl import chosen, rng
-from rules_dsl.effects.base import running_card, watch
+from rules_dsl.effects.base import game_limit_error, running_card, watch
 from rules_dsl.errors import GameRecord, GameRuntimeError, IllegalOption, RulesError, RulesLoopError
 from rules_dsl.rules import Rules
 from rules_dsl.state import CardState, Decision, Frame, GameState
@@ -208,12 +208,12 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
             return
         raise IllegalOption(_not_legal(d, option)) from None
     st.pending = None
-    log = st.log
-    log.append(option)
+    st.log.append(option)
     st.turn_decisions += 1
     try:
-        if st.turn_decisions > rules.decision_limit or len(log) > rules.game_decision_limit:
-            _limits(rules, st)  # raises
+        # (a game's decisions are counted at the end of each turn: `GameLoop.end_turn`)
+        if st.turn_decisions > rules.decision_limit:
+            raise RulesLoopError(_decision_limit_message(rules, st))
         fr = st.frames[-1]
         st.rules = rules
         # (the last seat of a simultaneous decision to answer: `AtOnce.resume`)
@@ -303,11 +303,7 @@ def _limits(rules: Rules, st: GameState) -> None:
     if st.turn_decisions > rules.decision_limit:
         raise RulesLoopError(_decision_limit_message(rules, st))
     if len(st.log) > rules.game_decision_limit:
-        raise RulesLoopError(
-            f"the game is not over after {rules.game_decision_limit} decisions: it never ends (its end "
-            "triggers or a deal's end never hold; game-end: turn-limit ends it, a pack's limits: "
-            "decisions-per-game raises the bound)"
-        )
+        raise game_limit_error(rules)
 
 
 def apply_atomic(rules: Rules, st: GameState, option: str) -> None:

@@ -66,6 +66,15 @@ def running_card(rules: Rules, st: GameState) -> str:
     return ""
 
 
+def game_limit_error(rules: Rules) -> RulesLoopError:
+    """A game not over after the rules' `game_decision_limit` decisions: it never ends."""
+    return RulesLoopError(
+        f"the game is not over after {rules.game_decision_limit} decisions: it never ends (its end "
+        "triggers or a deal's end never hold; game-end: turn-limit ends it, a pack's limits: "
+        "decisions-per-game raises the bound)"
+    )
+
+
 def check_depth(st: GameState, what: str, name: str) -> None:
     """Refuse to go deeper than the rules' frame limit: a procedure or section that keeps
     calling itself would otherwise grow the stack until memory runs out."""
@@ -229,8 +238,7 @@ def take_top(st: GameState, key: str, dest: str, facing: str = "") -> bool:
     if not zone and not refill(st, key):
         return False
     place(st, zone.pop(), dest, facing)
-    rules = st.rules
-    if key in rules.watch_zones and (not zone or key in rules.watch_sizes):  # a zone an end trigger reads
+    if key in st.rules.watch_zones and (not zone or key in st.rules.watch_sizes):  # a zone an end trigger reads
         watch(st)
     return True
 

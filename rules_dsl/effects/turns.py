@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from rules_dsl.effects.base import Effect, frame, push
+from rules_dsl.effects.base import Effect, frame, game_limit_error, push
 from rules_dsl.effects.control import enter
 from rules_dsl.effects.values import Cond, NumExpr
 from rules_dsl.state import Frame, GameState
@@ -108,6 +108,9 @@ class GameLoop(Effect):
     def end_turn(self, st: GameState, fr: Frame) -> None:
         st.turn += 1
         st.turn_decisions = 0
+        # a game's decisions counted once a turn, not at each (a turn has its own bound)
+        if len(st.log) > st.rules.game_decision_limit:
+            raise game_limit_error(st.rules)
         # "for the rest of this turn" and "once per turn" end with the turn
         if st.lasting:
             st.lasting.clear()
