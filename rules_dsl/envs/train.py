@@ -7,7 +7,9 @@ the league (docs/ai.md). Needs the `ai` extra (numpy, gymnasium; matplotlib for 
 The policy is linear over the seat's features (rules_dsl/envs/policy.py), learned by
 REINFORCE with a learned linear baseline (the critic), in the single-agent environment
 (rules_dsl/envs/gymnasium.py): the learner's seat is drawn at each game, the opponent
-plays the other seats. Training stops after `--minutes` of this process's CPU time. OUT
+plays the other seats; `--score-weight` adds the final score lead (squashed) to the win or
+loss it learns from. Training stops after `--minutes` of this process's CPU time, or at
+Ctrl-C or SIGTERM (what was learned so far is saved). OUT
 gets `weights.npz`, `agent.py` (the `MODULE:CALLABLE` agent that loads them), the curve
 `curve.csv` (games, win rate of the last `--window` games) and, with --plot, a PNG of it.
 At the end the likeliest-action policy plays `--eval` fresh seeds against the opponent:
@@ -17,6 +19,7 @@ the win rate with its 95% Wilson interval.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from collections import deque
@@ -96,8 +99,8 @@ def train(
     log_every: int = 200,
     score_weight: float = 0.0,
 ) -> int:
-    """REINFORCE with a critic until `seconds` of CPU time are spent (or Ctrl-C, SIGINT:
-    learning stops, what was learned is kept), plus imitation of the opponents' decisions
+    """REINFORCE with a critic until `seconds` of CPU time are spent (or Ctrl-C, or
+    SIGTERM from `main`: learning stops, what was learned is kept and saved), plus imitation of the opponents' decisions
     with weight `imitation` fading to 0 at half time; the games played. The return learned
     from is the game's reward plus `score_weight` times the final score lead (`margin`);
     each update's step is scaled by the running root mean square of the advantages."""
@@ -151,6 +154,11 @@ def train(
     except KeyboardInterrupt:
         print(f"  interrupted: learning stops after {games} games, {(time.process_time() - start) / 60:.1f} CPU min")
     return games
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM stops learning as Ctrl-C does (a job started with `&` ignores SIGINT)."""
+    raise KeyboardInterrupt
 
 
 def margin(env: SeatEnv) -> float:
@@ -214,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     except (RulesError, OSError, ValueError) as exc:
         raise SystemExit(f"error: {exc}") from None
     curve: list[tuple[int, float]] = []
+    signal.signal(signal.SIGTERM, _stop)
     print(f"training on {args.pack} ({args.players} players) against {args.opponent} for {args.minutes:g} CPU minutes")
     start = time.process_time()
     games = train(
