@@ -10,6 +10,8 @@ Sides, each playing the same seeds with a uniformly random legal choice at every
   engine      `Engine.apply_fast` with `Engine.legal_options` (the raw engine, no undo)
   pettingzoo  the AEC loop of docs/ai.md: `last()` (the acting agent's observation array and
               action mask), `flatnonzero(mask)`, `step(action)`
+  pettingzoo-mask  the same loop with `last(observe=False)` and the mask of `infos[agent]`
+              (no observation built: what a loop that needs only the legal actions pays)
   openspiel   `legal_actions()`, `apply_action(action)` (no observation asked)
   openspiel+obs  the same, with `observation_tensor(player)` of the player to act each step
   gymnasium   the single-agent env against `random` for the other seat: `reset`, then
@@ -53,7 +55,7 @@ def engine_side(spec: GameSpec) -> Run:
     return run
 
 
-def pettingzoo_side(spec: GameSpec) -> Run:
+def pettingzoo_side(spec: GameSpec, observe: bool = True) -> Run:
     from rules_dsl.envs.pettingzoo import env
 
     e = env(spec.pack, spec.players, spec.variants)
@@ -64,11 +66,11 @@ def pettingzoo_side(spec: GameSpec) -> Run:
             rnd = random.Random(seed)
             e.reset(seed=seed)
             for _agent in e.agent_iter():
-                obs, _reward, term, trunc, _info = e.last()
+                obs, _reward, term, trunc, info = e.last(observe)
                 if term or trunc:
                     e.step(None)
                     continue
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = np.flatnonzero(obs["action_mask"] if observe else info["action_mask"])
                 e.step(int(legal[int(rnd.random() * len(legal))]))
                 steps += 1
         return steps
@@ -122,6 +124,7 @@ def gymnasium_side(spec: GameSpec) -> Run:
 SIDES: dict[str, Callable[[GameSpec], Run]] = {
     "engine": engine_side,
     "pettingzoo": pettingzoo_side,
+    "pettingzoo-mask": lambda spec: pettingzoo_side(spec, observe=False),
     "openspiel": openspiel_side,
     "openspiel+obs": lambda spec: openspiel_side(spec, observe=True),
     "gymnasium": gymnasium_side,

@@ -418,7 +418,7 @@ def test_the_examples_in_docs_ai_md_run(tmp_path: Path) -> None:
 
     text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
-    assert len(blocks) == 5  # PettingZoo, OpenSpiel, ISMCTS, Gymnasium, the feature layout
+    assert len(blocks) == 6  # PettingZoo, its parallel API, OpenSpiel, ISMCTS, Gymnasium, the feature layout
     for i, code in enumerate(blocks):
         assert len(code.strip().splitlines()) <= 10  # "in ten lines"
         script = tmp_path / f"example{i}.py"

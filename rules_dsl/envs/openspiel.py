@@ -44,6 +44,8 @@ import random
 from collections.abc import Iterable
 from typing import Any, cast
 
+import attrs
+
 try:
     import numpy as np
     import pyspiel
@@ -112,14 +114,14 @@ def _whole(name: str, value: Any, low: int, high: int) -> int:
     return int(value)
 
 
-def _game_type(short_name: str, chance: Any, extra: dict[str, Any]) -> Any:
+def _game_type(short_name: str, chance: Any, extra: dict[str, Any], utility: Any = None) -> Any:
     return pyspiel.GameType(
         short_name=short_name,
         long_name=f"rules_dsl pack ({short_name})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=chance,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=utility or pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=MAX_PLAYERS,
         min_num_players=1,
@@ -133,6 +135,15 @@ def _game_type(short_name: str, chance: Any, extra: dict[str, Any]) -> Any:
 
 _SAMPLED_TYPE = _game_type(SAMPLED, pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC, {"rng_seed": -1})
 _EXPLICIT_TYPE = _game_type(EXPLICIT, pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC, {"seeds": 1000})
+# a co-operative pack's game: every seat gets the same return (the table's shared result)
+_COOPERATIVE = {
+    SAMPLED: _game_type(
+        SAMPLED, pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC, {"rng_seed": -1}, pyspiel.GameType.Utility.IDENTICAL
+    ),
+    EXPLICIT: _game_type(
+        EXPLICIT, pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC, {"seeds": 1000}, pyspiel.GameType.Utility.IDENTICAL
+    ),
+}
 
 
 class RulesGame(pyspiel.Game):
@@ -146,16 +157,17 @@ class RulesGame(pyspiel.Game):
         self.max_decisions = _whole("max_decisions", p["max_decisions"], 1, MAX_DECISIONS)
         self.seeds = _whole("seeds", p.get("seeds", 1), 1, MAX_SEEDS)
         seed = _whole("rng_seed", p.get("rng_seed", -1), -1, 2**63 - 1)
+        coop = self.spec_.cooperative  # the seats share one result: IDENTICAL, not ZERO_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.spec_.catalogue),
             max_chance_outcomes=self.seeds,
             num_players=n,
-            min_utility=-1.0 / (n - 1) if n > 1 else 0.0,
+            min_utility=-1.0 if coop else -1.0 / (n - 1) if n > 1 else 0.0,
             max_utility=1.0,
-            utility_sum=0.0 if n > 1 else None,
+            utility_sum=0.0 if n > 1 and not coop else None,
             max_game_length=self.max_decisions,
         )
-        super().__init__(self.game_type, info, p)
+        super().__init__(_COOPERATIVE[self.game_type.short_name] if coop else self.game_type, info, p)
         self._rng = random.Random(None if seed < 0 else seed)
 
     def draw_seed(self) -> int:
@@ -197,13 +209,13 @@ class _Held:
         self,
         st: GameState | None,
         text: str,
-        trail: list[list[str | tuple[GameState, str]]],
+        trail: list[list[str | tuple[GameState, str] | Replayable]],
         taken: list[list[int]],
         replay: bool = True,
     ) -> None:
         self.st = st
         self.text = text
-        self.trail = trail  # per seat: each of its decisions, "digest:option" or (state before, option)
+        self.trail = trail  # per seat: each of its decisions, "digest:option", (state before, option) or Replayable
         self.taken = taken  # per seat: the action of each of its decisions
         self.views: dict[tuple[str, int], Any] = {}
         self.replay = replay
@@ -219,15 +231,39 @@ class _Held:
 
     def digests(self, seat: int) -> list[str]:
         """The seat's decisions, each "digest:option", the digest of what the seat saw
-        when it took it (its observation as JSON)."""
+        when it took it (its observation as JSON). A decision kept as `Replayable` is seen
+        again by replaying its game from the seed (one replay for all of them)."""
         trail = self.trail[seat]
+        replays: dict[tuple[int, int], tuple[GameState, int]] = {}  # (seed, log) -> state, decisions applied
         for i, entry in enumerate(trail):
-            if isinstance(entry, tuple):
+            if isinstance(entry, str):
+                continue
+            if isinstance(entry, Replayable):
+                key = (entry.seed, id(entry.log))
+                st, done = replays.get(key) or (entry.spec.new_game(entry.seed), 0)
+                for option in entry.log[done : entry.at]:
+                    entry.spec.engine.apply_fast(st, option)
+                replays[key] = (st, entry.at)
+                before, option = st, entry.option
+            else:
                 before, option = entry
-                assert before.rules is not None
-                seen = json.dumps(observe(before.rules, before, seat), sort_keys=True)
-                trail[i] = f"{hashlib.sha1(seen.encode()).hexdigest()[:12]}:{option}"
+            assert before.rules is not None
+            seen = json.dumps(observe(before.rules, before, seat), sort_keys=True)
+            trail[i] = f"{hashlib.sha1(seen.encode()).hexdigest()[:12]}:{option}"
         return cast(list[str], trail)
+
+
+@attrs.frozen
+class Replayable:
+    """A seat's decision, kept as where it was taken in a game its seed and decision log
+    replay exactly (`at` decisions of `log` applied from `seed`: the log is the game's own
+    list, which only grows), instead of a clone of the state at each step."""
+
+    spec: GameSpec = attrs.field(eq=False, repr=False)
+    seed: int
+    log: list[str] = attrs.field(eq=False, repr=False)
+    at: int
+    option: str
 
 
 def _load_state(game: str, state: str) -> RulesState:
@@ -254,11 +290,16 @@ def _sampler_random(sampler: Any) -> random.Random:
     return random.Random(bits)
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
 class RulesState(pyspiel.State):
     def __init__(self, game: RulesGame) -> None:
         super().__init__(game)
         self._held: _Held | None = None  # None until the chance node at the root is applied
         self._decisions = 0
+        self._max_decisions: int = game.max_decisions  # asked several times a step
 
     def _spec(self) -> GameSpec:
         game: RulesGame = self.get_game()
@@ -294,11 +335,13 @@ class RulesState(pyspiel.State):
         return v
 
     def current_player(self) -> int:
-        st = self.engine_state()
+        # OpenSpiel asks this several times a step: the loaded state straight from `_held`
+        h = self._held
+        st = h.st if h is not None and h.st is not None else self.engine_state()
         if st is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if st.pending is None or self._decisions >= self.get_game().max_decisions:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _CHANCE
+        if st.pending is None or self._decisions >= self._max_decisions:
+            return _TERMINAL
         return st.pending.player
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -333,14 +376,27 @@ class RulesState(pyspiel.State):
             raise ValueError(f"an action is a whole number from 0 to {size - 1} (the pack's catalogue), not {action}")
         seat = st.pending.player
         option = spec.catalogue.ids[action]
-        before = st.clone()  # what the seat saw, for its information state; and the undo
-        try:
-            spec.engine.apply_fast(st, option)  # an illegal option raises IllegalOption naming the legal ones
-        except GameRuntimeError:
-            st.restore(before)  # a legal option the rules fail on part-way: all or nothing
-            raise
+        if h.replay:
+            # what the seat saw, for its information state, and the undo, both from the
+            # seed and decision log (which replay the game exactly): no clone each step
+            at = len(st.log)
+            entry: tuple[GameState, str] | Replayable = Replayable(spec, st.seed, st.log, at, option)
+            try:
+                spec.engine.apply_fast(st, option)  # an illegal option raises IllegalOption naming the legal ones
+            except GameRuntimeError:
+                # a legal option the rules fail on part-way: all or nothing
+                st.restore(spec.engine.replay(spec.players, st.seed, list(spec.variants), st.log[:at]))
+                raise
+        else:
+            before = st.clone()  # a resampled state does not replay from its seed
+            try:
+                spec.engine.apply_fast(st, option)
+            except GameRuntimeError:
+                st.restore(before)
+                raise
+            entry = (before, option)
         h.views.clear()
-        h.trail[seat].append((before, option))
+        h.trail[seat].append(entry)
         h.taken[seat].append(action)
         self._decisions += 1
 
@@ -386,7 +442,9 @@ class RulesState(pyspiel.State):
         sample = determinize(spec.engine.rules, st, player, rnd)
         sample.seed = rnd.randrange(2**31)
         sample.log = [HIDDEN] * len(st.log)
-        trail: list[list[str | tuple[GameState, str]]] = [h.trail[p].copy() if p == player else [] for p in range(n)]
+        trail: list[list[str | tuple[GameState, str] | Replayable]] = [
+            h.trail[p].copy() if p == player else [] for p in range(n)
+        ]
         taken = [h.taken[p].copy() if p == player else [] for p in range(n)]
         state = RulesState(self.get_game())
         state._held = _Held(sample, "", trail, taken, replay=False)
@@ -405,7 +463,7 @@ class RulesState(pyspiel.State):
         return (_load_state, (self.get_game().to_string(), self.serialize()))
 
     def is_terminal(self) -> bool:
-        return self.current_player() == int(pyspiel.PlayerId.TERMINAL)
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         st = self.engine_state()

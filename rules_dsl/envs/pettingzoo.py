@@ -11,10 +11,16 @@ of `observation` (rules_dsl/envs/features.py) and `action_mask` (1 for the legal
 of the agent to act, all 0 for the others), built when asked (`observe`, `last`) for that
 agent only, straight from the state. `infos[agent]` holds, for the agent to act, the legal
 option ids (`options`); the engine's observation dict of a seat is
-`engine_observation(agent)`, on request.
+`engine_observation(agent)`, on request. `infos[agent]["action_mask"]` is the same mask
+(read-only): a loop that needs only the legal actions can call `last(observe=False)` and
+build no observation at all.
+
+`parallel_env(...)` is the same game under PettingZoo's parallel API (`ParallelRulesEnv`):
+the seats that decide at once (`Engine.decisions`) act in one step.
 
 Rewards come only at the end of the game, from the pack's scoring (rules_dsl/envs/spec.py:
-a sole winner 1, the others -1/(players-1), tied winners share). An action outside the
+a sole winner 1, the others -1/(players-1), tied winners share; in a co-operative pack
+every seat gets the table's shared result, 1 won or -1 lost). An action outside the
 mask follows PettingZoo's convention for illegal moves (its TerminateIllegalWrapper): a
 warning naming the legal actions, the game ends, the agent that moved gets -1 and the
 others 0. An action that is not a number of the action space raises ValueError. A legal
@@ -33,7 +39,7 @@ try:
     import gymnasium
     import numpy as np
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
     from pettingzoo.utils.env_logger import EnvLogger
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 except ImportError as exc:  # the optional extra is not installed
@@ -48,6 +54,7 @@ from rules_dsl.play import render_observation
 from rules_dsl.state import GameState
 
 ILLEGAL_REWARD = -1.0
+MASKS_KEPT = 4096  # action masks kept by their options (then the cache starts again)
 MAX_SEED = 2**64 - 1  # a game's seed is saved with the game: at most 20 digits (rules_dsl/numbers.py)
 
 
@@ -79,6 +86,30 @@ class _Ordered(OrderEnforcingWrapper):
             EnvLogger.error_observe_before_reset()
         last: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return last
+
+    # The attributes a loop reads at every step, read straight from the environment (the
+    # base wrapper's `__getattr__` costs a check and two lookups each time), with the same
+    # check before reset as OrderEnforcingWrapper's.
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        agent: str = self.env.agent_selection
+        return agent
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 def _seed(seed: Any) -> int | None:
@@ -124,6 +155,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             for a in self.possible_agents
         }
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._masks: dict[tuple[str, ...], np.ndarray] = {}  # read-only, by the options they allow
         self._seeds = random.Random(_seed(seed))
         self.game: GameState | None = None
         self._acting: str | None = None
@@ -168,7 +200,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             if self._acting is not None and self._acting != agent and self._acting in self.infos:
                 self.infos[self._acting] = {}
             if agent in self.infos:
-                self.infos[agent] = {"options": list(d.options)}
+                self.infos[agent] = {"options": list(d.options), "action_mask": self._mask(d.options)}
             self._acting = agent
             self.agent_selection = agent
             return
@@ -182,6 +214,20 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.agents[0]
 
+    def _mask(self, options: list[str]) -> np.ndarray:
+        """The action mask of these legal options: one read-only array per set of options
+        (a game meets the same few again and again), so a step builds none."""
+        key = tuple(options)
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            mask = np.zeros(len(self.spec_.catalogue), np.int8)
+            mask[self.spec_.catalogue.actions(options)] = 1
+            mask.flags.writeable = False
+            self._masks[key] = mask
+        return mask
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation array (rules_dsl/envs/features.py), built now from the
         state for this agent only, and its action mask."""
@@ -189,10 +235,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         assert st is not None, "reset() first"
         seat = self._seat[agent]
         spec = self.spec_
-        mask = np.zeros(len(spec.catalogue), np.int8)
         d = st.pending
         if d is not None and d.player == seat and not self.terminations.get(agent, True):
-            mask[spec.catalogue.actions(d.options)] = 1
+            mask = self._mask(d.options).copy()
+        else:
+            mask = np.zeros(len(spec.catalogue), np.int8)
         return {"observation": spec.features.vector(st, seat), "action_mask": mask}
 
     def engine_observation(self, agent: str) -> dict[str, Any]:
@@ -269,6 +316,185 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             print(text)
             return None
         return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(
+    pack: str = "base",
+    players: int = 2,
+    variants: Iterable[str] = (),
+    seed: int | None = None,
+    render_mode: str | None = None,
+) -> ParallelRulesEnv:
+    """The pack as a PettingZoo ParallelEnv: every seat that must decide now acts in one step."""
+    return ParallelRulesEnv(pack, players, variants, seed, render_mode)
+
+
+class ParallelRulesEnv(ParallelEnv):
+    """PettingZoo's parallel API over the engine's pending decisions (`Engine.decisions`):
+    where a pack lets several seats decide at once (`for each player ... at once:`) they all
+    act in the same step; elsewhere the step has one seat deciding. `step(actions)` takes an
+    action for each deciding agent (`infos[agent]["deciding"]`; the actions of the other
+    agents are not used, so an action for every agent, as PettingZoo's test gives, is fine)
+    and applies them in seat order (`Engine.apply_fast(st, option, player)`).
+
+    Every agent gets its own observation (features of only what its seat may know, and its
+    action mask: all 0 when it has nothing to decide) at each step, and its info: `deciding`,
+    and for a deciding agent the legal option ids (`options`). Rewards, the illegal-action
+    and failed-rules conventions are the AEC environment's (`raw_env`); a missing action of
+    a deciding agent, or one that is not a number of the action space, raises ValueError
+    before anything is applied."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "rules_dsl_parallel_v0"}
+
+    def __init__(
+        self,
+        pack: str = "base",
+        players: int = 2,
+        variants: Iterable[str] = (),
+        seed: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        # the AEC environment holds the spaces, seeds, masks and rendering this one shares
+        self._aec = raw_env(pack, players, variants, seed, render_mode)
+        self.spec_: GameSpec = self._aec.spec_
+        self.render_mode = render_mode
+        self.possible_agents = self._aec.possible_agents
+        self.observation_spaces = self._aec.observation_spaces
+        self.action_spaces = self._aec.action_spaces
+        self.agents: list[str] = []
+        self.game: GameState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def option_id(self, action: int) -> str:
+        """The engine's option id that an action number stands for."""
+        return self.spec_.catalogue.ids[action]
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """A new game, seeded as `raw_env.reset` is."""
+        self._aec.reset(seed=seed)
+        self.game = self._aec.game
+        self.agents = self.possible_agents[:]
+        return self._observations(), self._infos()
+
+    def _deciding(self) -> dict[int, Any]:
+        assert self.game is not None
+        return {d.player: d for d in self.spec_.engine.decisions(self.game)}
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        st = self.game
+        assert st is not None
+        deciding = self._deciding()
+        size = len(self.spec_.catalogue)
+        obs = {}
+        for agent in self.agents:
+            seat = self._aec._seat[agent]
+            d = deciding.get(seat)
+            mask = self._aec._mask(d.options).copy() if d is not None else np.zeros(size, np.int8)
+            obs[agent] = {"observation": self.spec_.features.vector(st, seat), "action_mask": mask}
+        return obs
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        deciding = self._deciding()
+        infos: dict[str, dict[str, Any]] = {}
+        for agent in self.agents:
+            d = deciding.get(self._aec._seat[agent])
+            infos[agent] = {"deciding": d is not None} | ({"options": list(d.options)} if d is not None else {})
+        return infos
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        st = self.game
+        if st is None:
+            raise RuntimeError("reset() first")
+        if not self.agents:
+            raise RuntimeError("the game is over: reset() first")
+        cat = self.spec_.catalogue
+        deciding = self._deciding()
+        chosen: list[tuple[str, int, int, str]] = []  # agent, seat, action, option
+        for seat in sorted(deciding):
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ValueError(f"{agent} must decide now ({deciding[seat].prompt}): give its action")
+            action = actions[agent]
+            whole = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+            if not whole or not 0 <= int(action) < len(cat):
+                raise ValueError(f"an action of {agent} is a whole number from 0 to {len(cat) - 1}, not {action!r}")
+            chosen.append((agent, seat, int(action), cat.ids[int(action)]))
+        rewards = dict.fromkeys(self.agents, 0.0)
+        for agent, seat, action, option in chosen:
+            if option not in deciding[seat].options:
+                legal = ", ".join(f"{cat.index(o)} ({o!r})" for o in deciding[seat].options)
+                warnings.warn(
+                    f"illegal action {action} ({option!r}) by {agent}: the legal actions now are {legal}; "
+                    f"the game ends, {agent} gets {ILLEGAL_REWARD} and the others 0",
+                    IllegalActionWarning,
+                    stacklevel=2,
+                )
+                rewards[agent] = ILLEGAL_REWARD
+                return self._end(rewards, terminated=True)
+        try:
+            for _agent, seat, _action, option in chosen:
+                # several seats deciding at once: each answers its own decision
+                self.spec_.engine.apply_fast(st, option, seat if len(deciding) > 1 else None)
+        except GameRuntimeError as exc:
+            warnings.warn(f"the game was cut short: {exc}", GameFailedWarning, stacklevel=2)
+            return self._end(rewards, terminated=False)
+        if st.pending is None:
+            rewards = dict(zip(self.possible_agents, returns(st)))
+            return self._end({a: rewards[a] for a in self.agents}, terminated=True)
+        flags = dict.fromkeys(self.agents, False)
+        return self._observations(), rewards, flags, flags.copy(), self._infos()
+
+    def _end(
+        self, rewards: dict[str, float], terminated: bool
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """The last step: every agent's last observation (no action legal), then none is left."""
+        st = self.game
+        assert st is not None
+        size = len(self.spec_.catalogue)
+        obs = {
+            a: {
+                "observation": self.spec_.features.vector(st, self._aec._seat[a]),
+                "action_mask": np.zeros(size, np.int8),
+            }
+            for a in self.agents
+        }
+        infos: dict[str, dict[str, Any]] = {a: {"deciding": False} for a in self.agents}
+        terms = dict.fromkeys(self.agents, terminated)
+        truncs = dict.fromkeys(self.agents, not terminated)
+        self.agents = []
+        return obs, rewards, terms, truncs, infos
+
+    def render(self) -> str | None:
+        """The AEC environment's rendering: the first seat to decide's view."""
+        return self._aec.render()
+
+    def engine_observation(self, agent: str) -> dict[str, Any]:
+        """The engine's observation of the agent's seat, on request."""
+        return self._aec.engine_observation(agent)
 
     def close(self) -> None:
         pass

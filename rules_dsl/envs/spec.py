@@ -27,6 +27,11 @@ class GameSpec:
     def new_game(self, seed: int) -> GameState:
         return self.engine.new_game(self.players, seed, self.variants)
 
+    @property
+    def cooperative(self) -> bool:
+        """Whether the seats win or lose together (rewards shared, not zero-sum)."""
+        return self.engine.rules.cooperative
+
 
 def load_spec(pack: str, players: int, variants: Iterable[str] | str = ()) -> GameSpec:
     """The engine of `pack` (installed pack ids or folders, separated by commas) for this
@@ -49,11 +54,23 @@ def load_spec(pack: str, players: int, variants: Iterable[str] | str = ()) -> Ga
 def returns(st: GameState) -> list[float]:
     """Each seat's reward at the end, from the pack's scoring (its winners, with its
     tie-break): a sole winner gets 1, the others -1/(players-1); winners who tie share the
-    win. The rewards sum to zero; before the end (or with no winner) they are all 0."""
+    win. The rewards sum to zero; before the end (or with no winner) they are all 0.
+
+    A co-operative pack (`scoring: co-operative`) has no winner among the seats: they all
+    share the result, 1 each when the table won together and -1 each when it lost."""
     n = st.players
-    if not st.over or not st.winners:
+    if not st.over:
+        return [0.0] * n
+    if is_cooperative(st):
+        return [1.0 if st.winners else -1.0] * n
+    if not st.winners:
         return [0.0] * n
     if n == 1:
         return [1.0 if 0 in st.winners else 0.0]
     share = 1.0 / len(st.winners)
     return [n / (n - 1) * ((share if p in st.winners else 0.0) - 1.0 / n) for p in range(n)]
+
+
+def is_cooperative(st: GameState) -> bool:
+    """Whether the state's pack is co-operative: every seat wins or loses together."""
+    return st.rules is not None and st.rules.cooperative

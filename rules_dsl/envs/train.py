@@ -7,7 +7,9 @@ the league (docs/ai.md). Needs the `ai` extra (numpy, gymnasium; matplotlib for 
 The policy is linear over the seat's features (rules_dsl/envs/policy.py), learned by
 REINFORCE with a learned linear baseline (the critic), in the single-agent environment
 (rules_dsl/envs/gymnasium.py): the learner's seat is drawn at each game, the opponent
-plays the other seats. Training stops after `--minutes` of this process's CPU time. OUT
+plays the other seats; `--score-weight` adds the final score lead (squashed) to the win or
+loss it learns from. Training stops after `--minutes` of this process's CPU time, or at
+Ctrl-C or SIGTERM (what was learned so far is saved). OUT
 gets `weights.npz`, `agent.py` (the `MODULE:CALLABLE` agent that loads them), the curve
 `curve.csv` (games, win rate of the last `--window` games) and, with --plot, a PNG of it.
 At the end the likeliest-action policy plays `--eval` fresh seeds against the opponent:
@@ -17,6 +19,7 @@ the win rate with its 95% Wilson interval.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from collections import deque
@@ -94,53 +97,78 @@ def train(
     curve: list[tuple[int, float]],
     imitation: float = 0.0,
     log_every: int = 200,
+    score_weight: float = 0.0,
 ) -> int:
-    """REINFORCE with a critic until `seconds` of CPU time are spent, plus imitation of
-    the opponents' decisions with weight `imitation` fading to 0 at half time; the games
-    played."""
+    """REINFORCE with a critic until `seconds` of CPU time are spent (or Ctrl-C, or
+    SIGTERM from `main`: learning stops, what was learned is kept and saved), plus imitation of the opponents' decisions
+    with weight `imitation` fading to 0 at half time; the games played. The return learned
+    from is the game's reward plus `score_weight` times the final score lead (`margin`);
+    each update's step is scaled by the running root mean square of the advantages."""
     rng = np.random.default_rng(seed)
     start = time.process_time()
     recent: deque[float] = deque(maxlen=window)
     games = 0
+    spread = 1.0  # the running mean of squared advantages
     obs, info = env.reset(seed=seed)
-    while time.process_time() - start < seconds:
-        xs: list[np.ndarray] = []
-        steps: list[tuple[np.ndarray, np.ndarray, int]] = []
-        done = False
-        reward = 0.0
-        while not done:
-            x = squash(obs.astype(np.float64))
-            legal = np.flatnonzero(info["action_mask"])
-            p = policy.probabilities(x, legal)
-            k = int(rng.choice(len(legal), p=p))
-            xs.append(x)
-            steps.append((legal, p, k))
-            obs, reward, term, trunc, info = env.step(int(legal[k]))
-            done = term or trunc
-        for x, (legal, p, k) in zip(xs, steps):
-            xb = np.append(x, 1.0)
-            baseline = float(policy.value @ xb)
-            advantage = reward - baseline
-            policy.value += lr * advantage * xb / len(xs) ** 0.5
-            if len(legal) > 1:
-                g = -p
-                g[k] += 1.0
-                policy.w[legal] += (lr * advantage) * np.outer(g, x)
-                policy.b[legal] += lr * advantage * g
-        fade = max(0.0, 1.0 - 2 * (time.process_time() - start) / seconds)
-        if imitation * fade > 0:
-            imitate(policy, env.shown, lr * imitation * fade)
-        env.shown.clear()
-        games += 1
-        recent.append(1.0 if reward > 0 else 0.0)
-        if games % 50 == 0:
-            curve.append((games, sum(recent) / len(recent)))
-        if games % log_every == 0:
-            spent = time.process_time() - start
-            print(f"  {games} games, {spent / 60:.1f} CPU min, last {len(recent)}: {sum(recent) / len(recent):.1%}")
-            sys.stdout.flush()
-        obs, info = env.reset()
+    try:
+        while time.process_time() - start < seconds:
+            xs: list[np.ndarray] = []
+            steps: list[tuple[np.ndarray, np.ndarray, int]] = []
+            done = False
+            reward = 0.0
+            while not done:
+                x = squash(obs.astype(np.float64))
+                legal = np.flatnonzero(info["action_mask"])
+                p = policy.probabilities(x, legal)
+                k = int(rng.choice(len(legal), p=p))
+                xs.append(x)
+                steps.append((legal, p, k))
+                obs, reward, term, trunc, info = env.step(int(legal[k]))
+                done = term or trunc
+            target = reward + score_weight * margin(env)
+            for x, (legal, p, k) in zip(xs, steps):
+                xb = np.append(x, 1.0)
+                baseline = float(policy.value @ xb)
+                policy.value += lr * (target - baseline) * xb / len(xs) ** 0.5
+                advantage = target - baseline
+                spread = 0.99 * spread + 0.01 * advantage * advantage
+                advantage /= max(spread, 1e-3) ** 0.5
+                if len(legal) > 1:
+                    g = -p
+                    g[k] += 1.0
+                    policy.w[legal] += (lr * advantage) * np.outer(g, x)
+                    policy.b[legal] += lr * advantage * g
+            fade = max(0.0, 1.0 - 2 * (time.process_time() - start) / seconds)
+            if imitation * fade > 0:
+                imitate(policy, env.shown, lr * imitation * fade)
+            env.shown.clear()
+            games += 1
+            recent.append(1.0 if reward > 0 else 0.0)
+            if games % 50 == 0:
+                curve.append((games, sum(recent) / len(recent)))
+            if games % log_every == 0:
+                spent = time.process_time() - start
+                print(f"  {games} games, {spent / 60:.1f} CPU min, last {len(recent)}: {sum(recent) / len(recent):.1%}")
+                sys.stdout.flush()
+            obs, info = env.reset()
+    except KeyboardInterrupt:
+        print(f"  interrupted: learning stops after {games} games, {(time.process_time() - start) / 60:.1f} CPU min")
     return games
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM stops learning as Ctrl-C does (a job started with `&` ignores SIGINT)."""
+    raise KeyboardInterrupt
+
+
+def margin(env: SeatEnv) -> float:
+    """The learner's score lead over the best other seat at the end, squashed into -1..1
+    (`tanh(lead / 10)`): a denser signal than the win alone, from the game's own score."""
+    st = env.game
+    if st is None or not st.scores:
+        return 0.0
+    others = [s for p, s in enumerate(st.scores) if p != env.seat]
+    return float(np.tanh((st.scores[env.seat] - max(others, default=0)) / 10.0))
 
 
 def evaluate(policy: LinearPolicy, env: SeatEnv, games: int, seed: int) -> float:
@@ -173,6 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--imitation", type=float, default=1.0, help="weight of imitating the opponent, fading to 0 at half time"
     )
+    ap.add_argument(
+        "--score-weight",
+        type=float,
+        default=0.0,
+        help="weight of the final score lead (tanh(lead/10)) added to the win/loss return while learning",
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--window", type=int, default=500, help="games in the curve's moving win rate (default: 500)")
     ap.add_argument("--eval", type=int, default=500, help="games against the opponent at the end (default: 500)")
@@ -188,9 +222,20 @@ def main(argv: list[str] | None = None) -> int:
     except (RulesError, OSError, ValueError) as exc:
         raise SystemExit(f"error: {exc}") from None
     curve: list[tuple[int, float]] = []
+    signal.signal(signal.SIGTERM, _stop)
     print(f"training on {args.pack} ({args.players} players) against {args.opponent} for {args.minutes:g} CPU minutes")
     start = time.process_time()
-    games = train(policy, env, args.minutes * 60, args.seed, args.lr, args.window, curve, args.imitation)
+    games = train(
+        policy,
+        env,
+        args.minutes * 60,
+        args.seed,
+        args.lr,
+        args.window,
+        curve,
+        args.imitation,
+        score_weight=args.score_weight,
+    )
     spent = time.process_time() - start
     policy.save(out / "weights.npz")
     (out / "agent.py").write_text(AGENT.format(path=out / "agent.py"), encoding="utf-8")
