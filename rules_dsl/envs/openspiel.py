@@ -203,7 +203,7 @@ class _Held:
     its cards are shared) and the option, until the information state is asked for or the
     state pickled: then it becomes "digest:option", the digest of what the seat saw."""
 
-    __slots__ = ("st", "text", "trail", "taken", "views", "replay")
+    __slots__ = ("st", "text", "trail", "taken", "views", "replay", "replays")
 
     def __init__(
         self,
@@ -219,6 +219,10 @@ class _Held:
         self.taken = taken  # per seat: the action of each of its decisions
         self.views: dict[tuple[str, int], Any] = {}
         self.replay = replay
+        # (seed, id of a game's log) -> (that log, the game replayed so far, decisions applied):
+        # digests asked at every step go on from where the last ones stopped, not from the
+        # seed each time (the log is held, so its id names no other list)
+        self.replays: dict[tuple[int, int], tuple[list[str], GameState, int]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         st = self.st.clone() if self.st is not None else None
@@ -234,16 +238,18 @@ class _Held:
         when it took it (its observation as JSON). A decision kept as `Replayable` is seen
         again by replaying its game from the seed (one replay for all of them)."""
         trail = self.trail[seat]
-        replays: dict[tuple[int, int], tuple[GameState, int]] = {}  # (seed, log) -> state, decisions applied
+        replays = self.replays
         for i, entry in enumerate(trail):
             if isinstance(entry, str):
                 continue
             if isinstance(entry, Replayable):
                 key = (entry.seed, id(entry.log))
-                st, done = replays.get(key) or (entry.spec.new_game(entry.seed), 0)
+                _, st, done = replays.get(key) or (entry.log, entry.spec.new_game(entry.seed), 0)
+                if done > entry.at:  # asked of a decision before the replay's place: again
+                    st, done = entry.spec.new_game(entry.seed), 0
                 for option in entry.log[done : entry.at]:
                     entry.spec.engine.apply_fast(st, option)
-                replays[key] = (st, entry.at)
+                replays[key] = (entry.log, st, entry.at)
                 before, option = st, entry.option
             else:
                 before, option = entry
