@@ -9,7 +9,7 @@ from rules_dsl import chosen, rng
 from rules_dsl.effects.base import game_limit_error, running_card, watch
 from rules_dsl.errors import GameRecord, GameRuntimeError, IllegalOption, RulesError, RulesLoopError
 from rules_dsl.rules import Rules
-from rules_dsl.state import CardState, Decision, Frame, GameState
+from rules_dsl.state import CardState, Decision, Frame, GameState, new_card
 from rules_dsl.statistics import Recorder
 
 
@@ -79,7 +79,7 @@ def _created(
         up = rules.zones[ct.zone].facing != "down"
         for _ in range(count):
             zones[ct.zone].append(len(cards))
-            cards.append(CardState(t, ct.zone, up))
+            cards.append(new_card(t, ct.zone, up))
     chosen.place(rules, variant_names, cards, zones, params)
     counters = {
         c.name: [c.start if isinstance(c.start, int) else params[c.start]] * players

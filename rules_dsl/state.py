@@ -68,6 +68,22 @@ class CardState:
     allowed: tuple[int, ...] = ()
 
 
+def new_card(card_type: int, loc: str, up: bool) -> CardState:
+    """`CardState(card_type, loc, up)` with its slots set directly: every card of every new
+    game is made here (attrs' `__init__` is a call more per card)."""
+    c = object.__new__(CardState)
+    c.type = card_type
+    c.loc = loc
+    c.up = up
+    c.under = ()
+    c.tokens = ()
+    c.marks = ()
+    c.seen = ()
+    c.pool = -1
+    c.allowed = ()
+    return c
+
+
 def without(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
     """`items` without the first `item` (ValueError if it is not there), as `list.remove`."""
     i = items.index(item)

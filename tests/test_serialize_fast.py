@@ -98,3 +98,12 @@ def test_the_card_hooks_write_what_cattrs_writes(engine: Engine) -> None:
     back = serialize.from_json(text)
     assert back == st == serialize._converter.structure(json.loads(text), GameState)
     assert all(type(c.under) is tuple and type(c.seen) is tuple for c in back.cards)
+
+
+def test_a_new_game_s_cards_are_made_with_every_field_a_card_has() -> None:
+    # `new_card` sets the slots itself: a field added to CardState and forgotten there
+    # would be unset (and this comparison would raise)
+    from rules_dsl.state import CardState, new_card
+
+    assert new_card(3, "hand.1", False) == CardState(3, "hand.1", False)
+    assert new_card(0, "deck", True) == CardState(0, "deck")
