@@ -124,7 +124,26 @@ def _seed(seed: Any) -> int | None:
     return int(seed)
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
+class _Spaces:
+    """What both environments (AEC and parallel) answer the same way from their spaces and
+    their game's catalogue."""
+
+    observation_spaces: dict[str, spaces.Space]
+    action_spaces: dict[str, spaces.Space]
+    spec_: GameSpec
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def option_id(self, action: int) -> str:
+        """The engine's option id that an action number stands for."""
+        return self.spec_.catalogue.ids[action]
+
+
+class raw_env(_Spaces, AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
     metadata = {"render_modes": ["ansi", "human"], "name": "rules_dsl_v0", "is_parallelizable": False}
 
     def __init__(
@@ -159,16 +178,6 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self._seeds = random.Random(_seed(seed))
         self.game: GameState | None = None
         self._acting: str | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def option_id(self, action: int) -> str:
-        """The engine's option id that an action number stands for."""
-        return self.spec_.catalogue.ids[action]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: with `seed`, the engine's game of that seed (and later resets without
@@ -332,7 +341,7 @@ def parallel_env(
     return ParallelRulesEnv(pack, players, variants, seed, render_mode)
 
 
-class ParallelRulesEnv(ParallelEnv):
+class ParallelRulesEnv(_Spaces, ParallelEnv):
     """PettingZoo's parallel API over the engine's pending decisions (`Engine.decisions`):
     where a pack lets several seats decide at once (`for each player ... at once:`) they all
     act in the same step; elsewhere the step has one seat deciding. `step(actions)` takes an
@@ -366,16 +375,6 @@ class ParallelRulesEnv(ParallelEnv):
         self.action_spaces = self._aec.action_spaces
         self.agents: list[str] = []
         self.game: GameState | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def option_id(self, action: int) -> str:
-        """The engine's option id that an action number stands for."""
-        return self.spec_.catalogue.ids[action]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
