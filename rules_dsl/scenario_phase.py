@@ -86,7 +86,7 @@ def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str
     skipped.extend(phase_steps(engine, phase)[: step - 1])
     found: dict[str, list[str]] = {}
     for top in skipped:
-        for effect in _within(top):
+        for effect in within(top):
             counter = getattr(effect, "counter", None)
             if isinstance(effect, Gain | Lose | ChangeShared) and isinstance(counter, str):
                 text = " ".join(effect.text.split())
@@ -98,7 +98,7 @@ def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str
 MAX_WALK = 10_000  # effects looked at under one step: far beyond any phase's text
 
 
-def _within(top: Effect) -> list[Effect]:
+def within(top: Effect) -> list[Effect]:
     """`top` and the effects written inside it (a loop's body, an if's branches), not the
     procedures it calls."""
     out: list[Effect] = []

@@ -549,3 +549,50 @@ def last_line(path: Path, text: str) -> int:
     keys: the position comes after the expectations)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     return max(n for n, line in enumerate(lines, 1) if line.strip().removeprefix("- ") == text)
+
+
+def test_a_position_states_the_once_per_turn_abilities_used_this_turn(tmp_path: Path) -> None:
+    data = load("once_per_turn_used_this_turn.yaml")
+    assert failures(run(data)) == []
+    pos = data["position"]
+    del pos["used-this-turn"]  # not used yet: the cleanup's `turn` window offers it first
+    bad = failures(run(data))
+    assert any("use an ability (turn)?" in b for b in bad), bad
+    for entry, message in [
+        ({"card": "defence-contract"}, "unknown card 'defence-contract' (did you mean 'defense-contract'?)"),
+        ({"card": "pomerene"}, "'pomerene' has no once-per-turn ability"),
+        ({"card": "defense-contract", "player": 2}, "player 2 has no copy of 'defense-contract' in their empire"),
+        ({"card": "defense-contract", "during": "draw"}, "no once-per-turn ability during 'draw'; its windows: turn"),
+    ]:
+        pos["used-this-turn"] = [entry]
+        path = write(tmp_path, data)
+        (bad1,) = failures(run_scenario_file(path))
+        line = "during: draw" if "during" in entry else "card: " + entry["card"]  # at the value that is wrong
+        assert f"{path}:{last_line(path, line)}:" in bad1 and message in bad1, bad1
+    pos["used-this-turn"] = ["defense-contract", "defense-contract"]  # one copy: used once
+    path = write(tmp_path, data)
+    (bad1,) = failures(run_scenario_file(path))
+    assert f"{path}:{last_line(path, 'defense-contract')}:" in bad1, bad1
+    assert "player 1 has only 1 copy of 'defense-contract' in their empire" in bad1, bad1
+
+
+def test_a_position_states_the_abilities_started_for_the_rest_of_this_turn(tmp_path: Path) -> None:
+    data = load("rest_of_turn.yaml")
+    assert failures(run(data)) == []
+    pos = data["position"]
+    del pos["rest-of-turn"]  # the Merchant's ability is not in force: the Silver gives 2
+    assert any("counter coin: expected [3, 0], got [2, 0]" in b for b in failures(run(data))), failures(run(data))
+    for entry, message in [
+        ({"card": "merchent"}, "unknown card 'merchent' (did you mean 'merchant'?)"),
+        ({"card": "village"}, "'village' starts nothing for the rest of this turn"),
+        ({"card": "merchant", "player": 2}, "no copy of 'merchant' in player 2's zones to have started it"),
+        ({"card": "merchant", "section": "ACTION"}, "in section 'ACTION'; it does in: PLAY"),
+        ({"card": "merchant", "zone": "hand"}, "no copy of 'merchant' in player 1's hand"),
+    ]:
+        pos["rest-of-turn"] = [entry]
+        path = write(tmp_path, data)
+        (bad1,) = failures(run_scenario_file(path))
+        line = "section: ACTION" if "section" in entry else "card: " + entry["card"]
+        assert f"{path}:{last_line(path, line)}:" in bad1 and message in bad1, bad1
+    pos["rest-of-turn"] = [{"card": "merchant", "zone": "play"}]
+    assert failures(run(data)) == []
