@@ -596,3 +596,34 @@ def test_a_position_states_the_abilities_started_for_the_rest_of_this_turn(tmp_p
         assert f"{path}:{last_line(path, line)}:" in bad1 and message in bad1, bad1
     pos["rest-of-turn"] = [{"card": "merchant", "zone": "play"}]
     assert failures(run(data)) == []
+
+
+def test_at_after_a_step_of_a_phase_looks_between_two_of_its_statements(tmp_path: Path) -> None:
+    data = load("after_a_step_of_a_phase.yaml")
+    assert failures(run(data)) == []
+    data["decisions"][2]["expect"]["players"][1]["hand"] = []  # after the draw the hand is full
+    assert any("after step 3 of clean-up" in b and "player 1's hand" in b for b in failures(run(data)))
+    # a step that asks: the buy phase's first step (playing Treasures) ends inside the decision
+    # that plays the last Treasure, before the buy is asked
+    data = load("after_a_step_of_a_phase.yaml")
+    del data["position"]["step"]
+    data["position"]["counters"] = {"coin": [0, 0], "buy": [1, 0], "action": [1, 0]}
+    data["position"]["players"][1]["hand"] = ["silver", "estate"]
+    data["position"]["players"][1]["play"] = []
+    data["decisions"] = [
+        "silver",
+        {"at": "after step 1 of buy", "expect": {"counters": {"coin": [2, 0]}, "players": {1: {"play": ["silver"]}}}},
+        {"expect": {"decision": {"player": 1, "options": {"contains": ["copper", "estate"], "excludes": ["silver"]}}}},
+    ]
+    del data["expect"]
+    assert failures(run(data)) == []
+    data["decisions"][1]["at"] = "after step 1 of action"  # the action phase ran before the position
+    assert any("did not pass 'after step 1 of action'" in b for b in failures(run(data)))
+    for at, message in [
+        ("after step 7 of clean-up", "phase clean-up has 7 steps; give after step 1 to 6 of clean-up, or 'end of"),
+        ("after step 1 of cleanup", "the pack has no phase 'cleanup' (did you mean 'clean-up'?)"),
+    ]:
+        data["decisions"][1]["at"] = at
+        path = write(tmp_path, data)
+        (bad,) = failures(run_scenario_file(path))
+        assert f"{path}:{line_of(path, 'at: ' + at)}:" in bad and message in bad, bad
