@@ -36,6 +36,7 @@ from rules_dsl.scenario_expect import (
 )
 from rules_dsl.scenario_phase import start_inside, start_step
 from rules_dsl.scenario_steps import Watch, chosen_option, forced_option, same_choice, stops_after, tracing, watch_stop
+from rules_dsl.scenario_turn import set_turn_state
 from rules_dsl.state import Frame, GameState
 
 __all__ = [
@@ -78,6 +79,8 @@ POSITION_KEYS = {
     "players",
     "complete",
     "step",
+    "used-this-turn",
+    "rest-of-turn",
 }
 MAX_FILE_BYTES = 1_000_000  # as for a pack file: a scenario is read whole
 MAX_SEEDS = 1000  # `seeds: 1..N`: each seed replays the whole scenario
@@ -524,6 +527,7 @@ def set_position(engine: Engine, st: GameState, pos: Any, unused: Any, path: str
     st.failed = False
     st.phase = phase  # the game is under way (not in its set-up): the position says who plays
     st.frames = [Frame(rules.game_loop, active, -1, phases.index(phase), {}, None)]
+    set_turn_state(engine, st, pos, path)
     start_inside(engine, st, pos, phase, step, path)
     problems = engine.check(st, settled=False)
     if problems:

@@ -24,9 +24,11 @@ def start_inside(engine: Engine, st: GameState, pos: dict[str, Any], phase: str,
     if step > 1:  # inside the phase: its body goes on from that step, as if the earlier ones ran
         loop, body = st.frames[0], engine.rules.effects[_phase_body(engine, phase)]
         loop.pc += 1
-        st.frames.append(Frame(body.eid, active, -1, step - 1, {}, None))
+        eid = body.eid
         if st.trace is not None:
             st.trace.running = phase  # its end is a point an `at:` step may name
+            eid = _step_by_step(engine, phase, eid)  # and the ends of its steps
+        st.frames.append(Frame(eid, active, -1, step - 1, {}, None))
     skipped = earlier_changes(engine, phase, step)
     stated = {
         *mapping(pos.get("counters"), "position: counters", ""),
@@ -49,6 +51,14 @@ def _phase_body(engine: Engine, phase: str) -> int:
     return loop.bodies[[name for name, _ in engine.rules.phases].index(phase)]
 
 
+def _step_by_step(engine: Engine, phase: str, eid: int) -> int:
+    """The phase's body as the game loop enters it while a scenario watches."""
+    loop = engine.rules.effects[engine.rules.game_loop]
+    assert isinstance(loop, GameLoop)
+    twin = loop.step_by_step[[name for name, _ in engine.rules.phases].index(phase)]
+    return twin if twin >= 0 else eid
+
+
 def phase_steps(engine: Engine, phase: str) -> tuple[Effect, ...]:
     """The steps of a phase's text, in order (statements separated by `;`)."""
     body = engine.rules.effects[_phase_body(engine, phase)]
@@ -62,12 +72,17 @@ def start_step(engine: Engine, pos: dict[str, Any], phase: str, path: str) -> in
     step = pos["step"]
     steps = phase_steps(engine, phase)
     if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= len(steps):
-        listed = " | ".join(f"{n}: {_short(e.text)}" for n, e in enumerate(steps, 1))
+        listed = steps_listed(steps)
         raise ScenarioError(
             f"{where(path, pos, 'step')}position: step is the number of a step of phase {phase} "
             f"(1 to {len(steps)}), not {step!r}; its steps: {listed}"
         )
     return step
+
+
+def steps_listed(steps: tuple[Effect, ...]) -> str:
+    """`1: TEXT | 2: TEXT`: a phase's steps, for a message that asks for one."""
+    return " | ".join(f"{n}: {_short(e.text)}" for n, e in enumerate(steps, 1))
 
 
 def _short(text: str, most: int = 60) -> str:
@@ -86,7 +101,7 @@ def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str
     skipped.extend(phase_steps(engine, phase)[: step - 1])
     found: dict[str, list[str]] = {}
     for top in skipped:
-        for effect in _within(top):
+        for effect in within(top):
             counter = getattr(effect, "counter", None)
             if isinstance(effect, Gain | Lose | ChangeShared) and isinstance(counter, str):
                 text = " ".join(effect.text.split())
@@ -98,7 +113,7 @@ def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str
 MAX_WALK = 10_000  # effects looked at under one step: far beyond any phase's text
 
 
-def _within(top: Effect) -> list[Effect]:
+def within(top: Effect) -> list[Effect]:
     """`top` and the effects written inside it (a loop's body, an if's branches), not the
     procedures it calls."""
     out: list[Effect] = []

@@ -22,6 +22,7 @@ from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
 from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of, where
+from rules_dsl.scenario_phase import phase_steps, steps_listed
 from rules_dsl.state import GameState, Trace
 
 CHOOSE_KEYS = {"card", "zone", "player"}
@@ -90,7 +91,7 @@ class Stop:
     ("start of buy", "end of turn") or a moment announced, by anyone or by one player."""
 
     text: str  # as the file writes it
-    boundary: str = ""  # "start of PHASE", "end of PHASE", "end of turn", "end of game"
+    boundary: str = ""  # "start of PHASE", "end of PHASE", "after step N of PHASE", "end of turn", ...
     moment: str = ""
     player: int = -1  # the announcing player's index, -1: anyone
 
@@ -104,11 +105,32 @@ class Stop:
 
 _PLAYER_MOMENT = re.compile(r"player ([0-9]{1,3}): *(\S+)")
 _BOUNDARY = re.compile(r"(start|end) of (\S+)")
+_AFTER_STEP = re.compile(r"after step ([0-9]{1,6}) of (\S+)")
+
+
+def _after_step(engine: Engine, text: str, step: int, phase: str, where: str) -> Stop:
+    """`after step N of PHASE`: between the Nth and the next step of the phase's text."""
+    phases = [name for name, _ in engine.rules.phases]
+    if phase not in phases:
+        hint = suggest(phase, phases)
+        raise ScenarioError(
+            f"{where}: at: {text!r}: the pack has no phase {phase!r}"
+            + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}")
+        )
+    steps = phase_steps(engine, phase)
+    if not 1 <= step < len(steps):
+        last = f"after step 1 to {len(steps) - 1} of {phase}, or " if len(steps) > 1 else ""
+        raise ScenarioError(
+            f"{where}: at: {text!r}: phase {phase} has {len(steps)} step{'s' if len(steps) > 1 else ''}; "
+            f"give {last}'end of {phase}' (its steps: {steps_listed(steps)})"
+        )
+    return Stop(text, boundary=text)
 
 
 def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
-    """An `at:` value: `start of PHASE`, `end of PHASE`, `end of turn`, `end of game`, a
-    moment the pack announces (`MOMENT`) or one player's (`player N: MOMENT`)."""
+    """An `at:` value: `start of PHASE`, `end of PHASE`, `after step N of PHASE`, `end of
+    turn`, `end of game`, a moment the pack announces (`MOMENT`) or one player's (`player N:
+    MOMENT`)."""
     if not isinstance(text, str) or not text.strip():
         raise ScenarioError(f"{where}: at: names a point inside a decision, such as 'end of turn', not {text!r}")
     text = " ".join(text.split())
@@ -122,6 +144,9 @@ def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
     points = [*(f"{side} of {p}" for p in phases for side in ("start", "end")), "end of turn", "end of game"]
     if text in points:
         return Stop(text, boundary=text)
+    after = _AFTER_STEP.fullmatch(text)
+    if after:
+        return _after_step(engine, text, int(after.group(1)), after.group(2), where)
     m = _PLAYER_MOMENT.fullmatch(text)
     player = int(m.group(1)) - 1 if m else -1
     if m and not 0 <= player < players:
@@ -141,7 +166,8 @@ def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
     raise ScenarioError(
         f"{where}: at: {text!r} is no point inside a decision"
         + (f" ({hint})" if hint else "")
-        + f"; give 'start of PHASE', 'end of PHASE', 'end of turn', 'end of game' or a moment ({known})"
+        + "; give 'start of PHASE', 'end of PHASE', 'after step N of PHASE', 'end of turn', 'end of game' "
+        + f"or a moment ({known})"
     )
 
 

@@ -549,3 +549,81 @@ def last_line(path: Path, text: str) -> int:
     keys: the position comes after the expectations)."""
     lines = path.read_text(encoding="utf-8").splitlines()
     return max(n for n, line in enumerate(lines, 1) if line.strip().removeprefix("- ") == text)
+
+
+def test_a_position_states_the_once_per_turn_abilities_used_this_turn(tmp_path: Path) -> None:
+    data = load("once_per_turn_used_this_turn.yaml")
+    assert failures(run(data)) == []
+    pos = data["position"]
+    del pos["used-this-turn"]  # not used yet: the cleanup's `turn` window offers it first
+    bad = failures(run(data))
+    assert any("use an ability (turn)?" in b for b in bad), bad
+    for entry, message in [
+        ({"card": "defence-contract"}, "unknown card 'defence-contract' (did you mean 'defense-contract'?)"),
+        ({"card": "pomerene"}, "'pomerene' has no once-per-turn ability"),
+        ({"card": "defense-contract", "player": 2}, "player 2 has no copy of 'defense-contract' in their empire"),
+        ({"card": "defense-contract", "during": "draw"}, "no once-per-turn ability during 'draw'; its windows: turn"),
+    ]:
+        pos["used-this-turn"] = [entry]
+        path = write(tmp_path, data)
+        (bad1,) = failures(run_scenario_file(path))
+        line = "during: draw" if "during" in entry else "card: " + entry["card"]  # at the value that is wrong
+        assert f"{path}:{last_line(path, line)}:" in bad1 and message in bad1, bad1
+    pos["used-this-turn"] = ["defense-contract", "defense-contract"]  # one copy: used once
+    path = write(tmp_path, data)
+    (bad1,) = failures(run_scenario_file(path))
+    assert f"{path}:{last_line(path, 'defense-contract')}:" in bad1, bad1
+    assert "player 1 has only 1 copy of 'defense-contract' in their empire" in bad1, bad1
+
+
+def test_a_position_states_the_abilities_started_for_the_rest_of_this_turn(tmp_path: Path) -> None:
+    data = load("rest_of_turn.yaml")
+    assert failures(run(data)) == []
+    pos = data["position"]
+    del pos["rest-of-turn"]  # the Merchant's ability is not in force: the Silver gives 2
+    assert any("counter coin: expected [3, 0], got [2, 0]" in b for b in failures(run(data))), failures(run(data))
+    for entry, message in [
+        ({"card": "merchent"}, "unknown card 'merchent' (did you mean 'merchant'?)"),
+        ({"card": "village"}, "'village' starts nothing for the rest of this turn"),
+        ({"card": "merchant", "player": 2}, "no copy of 'merchant' in player 2's zones to have started it"),
+        ({"card": "merchant", "section": "ACTION"}, "in section 'ACTION'; it does in: PLAY"),
+        ({"card": "merchant", "zone": "hand"}, "no copy of 'merchant' in player 1's hand"),
+    ]:
+        pos["rest-of-turn"] = [entry]
+        path = write(tmp_path, data)
+        (bad1,) = failures(run_scenario_file(path))
+        line = "section: ACTION" if "section" in entry else "card: " + entry["card"]
+        assert f"{path}:{last_line(path, line)}:" in bad1 and message in bad1, bad1
+    pos["rest-of-turn"] = [{"card": "merchant", "zone": "play"}]
+    assert failures(run(data)) == []
+
+
+def test_at_after_a_step_of_a_phase_looks_between_two_of_its_statements(tmp_path: Path) -> None:
+    data = load("after_a_step_of_a_phase.yaml")
+    assert failures(run(data)) == []
+    data["decisions"][2]["expect"]["players"][1]["hand"] = []  # after the draw the hand is full
+    assert any("after step 3 of clean-up" in b and "player 1's hand" in b for b in failures(run(data)))
+    # a step that asks: the buy phase's first step (playing Treasures) ends inside the decision
+    # that plays the last Treasure, before the buy is asked
+    data = load("after_a_step_of_a_phase.yaml")
+    del data["position"]["step"]
+    data["position"]["counters"] = {"coin": [0, 0], "buy": [1, 0], "action": [1, 0]}
+    data["position"]["players"][1]["hand"] = ["silver", "estate"]
+    data["position"]["players"][1]["play"] = []
+    data["decisions"] = [
+        "silver",
+        {"at": "after step 1 of buy", "expect": {"counters": {"coin": [2, 0]}, "players": {1: {"play": ["silver"]}}}},
+        {"expect": {"decision": {"player": 1, "options": {"contains": ["copper", "estate"], "excludes": ["silver"]}}}},
+    ]
+    del data["expect"]
+    assert failures(run(data)) == []
+    data["decisions"][1]["at"] = "after step 1 of action"  # the action phase ran before the position
+    assert any("did not pass 'after step 1 of action'" in b for b in failures(run(data)))
+    for at, message in [
+        ("after step 7 of clean-up", "phase clean-up has 7 steps; give after step 1 to 6 of clean-up, or 'end of"),
+        ("after step 1 of cleanup", "the pack has no phase 'cleanup' (did you mean 'clean-up'?)"),
+    ]:
+        data["decisions"][1]["at"] = at
+        path = write(tmp_path, data)
+        (bad,) = failures(run_scenario_file(path))
+        assert f"{path}:{line_of(path, 'at: ' + at)}:" in bad and message in bad, bad

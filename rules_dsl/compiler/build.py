@@ -24,7 +24,7 @@ from rules_dsl.compiler.vocabulary import add_to_groups, read_vocabulary
 from rules_dsl.effects.abilities import WildGrant
 from rules_dsl.effects.base import Effect
 from rules_dsl.effects.choices import ChooseCard
-from rules_dsl.effects.control import Block, Scope
+from rules_dsl.effects.control import Block, Scope, StepByStep
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.watching import reads
 from rules_dsl.errors import RulesError, suggest
@@ -249,6 +249,13 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             self.find_warnings(voc, choosable, evaluation_tree, evaluation_part)
         players = self.player_range()
         bodies = tuple(e.body.eid for _, eid in phases if isinstance(e := effects[eid], Scope))
+        # the bodies of several steps get a twin a scenario runs step by step, numbered after
+        # the game loop so that no other effect's id changes
+        names = [name for name, eid in phases if isinstance(effects[eid], Scope)]
+        several = [i for i, b in enumerate(bodies) if isinstance(effects[b], Block)]
+        step_by_step = [-1] * len(bodies)
+        for k, i in enumerate(several):
+            step_by_step[i] = len(effects) + 1 + k
         watched = tuple((t.name, t.cond) for t in triggers if t.at_once)
         reads_of = [reads(cond) for _, cond in watched]
         loop = GameLoop(
@@ -274,8 +281,11 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             deal_scoring=-1 if deal_scoring < 0 else effects[deal_scoring].body.eid,  # type: ignore[union-attr]
             coop_win=coop_win,
             modes=self._trigger_modes(triggers),
+            step_by_step=tuple(step_by_step),
         )
         effects.append(loop)
+        for i in several:
+            effects.append(StepByStep(len(effects), f"{names[i]} phase, step by step", bodies[i], names[i]))
         look = self.read_look(voc)
         if self.problems.items:
             return None

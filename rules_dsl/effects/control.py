@@ -126,6 +126,49 @@ class Block(Effect):
         return asks is None or asks.can_start(st, fr)
 
 
+@attrs.frozen(eq=False)
+class StepByStep(Effect):
+    """A phase's text of several steps (its top-level statements) as a scenario watching the
+    game runs it: the game loop enters it instead of the phase's block only while
+    `st.trace` is set (never in play, so play pays nothing for it). It runs the block one
+    step at a time and tells the watch "after step N of PHASE" as each step finishes
+    (docs/scenarios.md), so an `at:` step can look at the game between two steps."""
+
+    eid: int
+    text: str
+    body: int  # the phase's block
+    phase: str
+    changes = True  # as the block: it runs atomic statements itself
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        block = st.rules.effects[self.body]
+        assert isinstance(block, Block)
+        trace = st.trace
+        if trace is None:  # a game watched no more (a scenario's random games go on from it)
+            block.step(st, fr)
+            return
+        frames = st.frames
+        plan = block.plan
+        while True:
+            done = fr.pc
+            # the step `done` finished since the last look (fr.data: [the last step told])
+            if done and fr.data != [done] and not st.failed:
+                fr.data = [done]
+                trace.reached(st, f"after step {done} of {self.phase}")
+            if st.failed or done >= len(plan):
+                block.step(st, fr)  # passes the failure up, or ends the phase
+                return
+            depth = len(frames)
+            # a block of this one step: it runs it as the whole block would, then ends
+            Block.step(Block(block.eid, block.text, block.children, block.kinds, plan[: done + 1]), st, fr)
+            if len(frames) != depth - 1 or st.failed or st.pending is not None:
+                return  # the step goes on in its own frame (or asks, or failed)
+            frames.append(fr)  # the step ran on the spot: the phase goes on
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return st.rules.effects[self.body].can_start(st, fr)
+
+
 class Guard(Effect):
     """An atomic effect that may fail, so its feasibility is worth checking."""
 

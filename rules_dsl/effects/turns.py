@@ -53,6 +53,8 @@ class GameLoop(Effect):
     # final round)
     modes: tuple[tuple[str, str], ...] = ()
     watch_sizes: frozenset[str] = frozenset()  # of watch_zones, those read beyond emptiness
+    # of each, the body run step by step while a scenario watches (control.StepByStep; -1: none)
+    step_by_step: tuple[int, ...] = ()
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -70,10 +72,12 @@ class GameLoop(Effect):
             name, eid = self.phases[fr.pc]
             fr.pc += 1
             st.phase = name
-            if st.trace is not None:
-                st.trace.began(st, name)
             # the phase's body runs in its own scope; this frame absorbs its failure
             body = st.rules.effects[self.bodies[fr.pc - 1]]
+            if st.trace is not None:
+                st.trace.began(st, name)
+                if self.step_by_step[fr.pc - 1] >= 0:  # a scenario may stop between its steps
+                    body = st.rules.effects[self.step_by_step[fr.pc - 1]]
             enter(st, body, st.active, -1, {}, False)
             return
         self.end_turn(st, fr)
