@@ -514,7 +514,7 @@ class StatementCompiler:
         if not self._chosen(ref):
             return None
         if ref.name in zones and zones[ref.name].per_player:
-            return players.ChosenZone(ref.name, ref.possessor)
+            return players.SeatZone(ref.name, players.SeatOf("named", None, ref.possessor))
         raise unknown("zone", ref.name, ref.pos, [z for z, t in zones.items() if t.per_player])
 
     def chosen_number(self, ref: ast.Ref) -> v.NumExpr | None:
@@ -523,20 +523,16 @@ class StatementCompiler:
         counter = self.voc.counter_words.get(ref.name)
         if ref.player is not None:  # `the player to your left's coins`
             who = self.seat_of(ref.player)
-            if counter is not None and self.voc.counters[counter].per_player:
-                return players.SeatCounter(counter, who)
-            if ref.name == "seat":
-                return players.SeatNumber(who)
-            if ref.name in zones and zones[ref.name].per_player:
-                return v.ZoneSize(players.SeatZone(ref.name, who))
-        elif not self._chosen(ref):
+        elif self._chosen(ref):  # `the target's coins`
+            who = players.SeatOf("named", None, ref.possessor)
+        else:
             return None
         if counter is not None and self.voc.counters[counter].per_player:
-            return players.ChosenCounter(counter, ref.possessor)
+            return players.SeatCounter(counter, who)
         if ref.name == "seat":
-            return players.ChosenSeat(ref.possessor)
+            return players.SeatNumber(who)
         if ref.name in zones and zones[ref.name].per_player:
-            return v.ZoneSize(players.ChosenZone(ref.name, ref.possessor))
+            return v.ZoneSize(players.SeatZone(ref.name, who))
         known = [w for w, c in self.voc.counter_words.items() if self.voc.counters[c].per_player]
         raise unknown("counter or zone", ref.name, ref.pos, [*known, *(z for z, t in zones.items() if t.per_player)])
 

@@ -270,40 +270,9 @@ class TurnOrder(Effect):
 
 
 @attrs.frozen
-class ChosenZone(ZoneExpr):
-    """`the target's hand`: that zone of the chosen player."""
-
-    name: str
-    player: str
-
-    def key(self, st: GameState, fr: Frame, cand: int = -1) -> str:
-        return f"{self.name}.{seat_of(st, self.player)}"
-
-
-@attrs.frozen
-class ChosenCounter(NumExpr):
-    """`the target's coins`."""
-
-    counter: str
-    player: str
-
-    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return st.counters[self.counter][seat_of(st, self.player)]
-
-
-@attrs.frozen
-class ChosenSeat(NumExpr):
-    """`the target's seat`: 1 for the start player, as `your seat`."""
-
-    player: str
-
-    def num(self, st: GameState, fr: Frame, cand: int = -1) -> int:
-        return (seat_of(st, self.player) - st.first) % st.players + 1
-
-
-@attrs.frozen
 class SeatZone(ZoneExpr):
-    """`the player to your left's hand`: that zone of a player named by where they sit."""
+    """`the player to your left's hand`, `the target's hand`: that zone of a player named
+    by where they sit or chosen."""
 
     name: str
     who: SeatOf
@@ -314,7 +283,7 @@ class SeatZone(ZoneExpr):
 
 @attrs.frozen
 class SeatCounter(NumExpr):
-    """`the player to your left's coins`."""
+    """`the player to your left's coins`, `the target's coins`."""
 
     counter: str
     who: SeatOf
@@ -325,7 +294,7 @@ class SeatCounter(NumExpr):
 
 @attrs.frozen
 class SeatNumber(NumExpr):
-    """`the previous player's seat`: 1 for the start player, as `your seat`."""
+    """`the previous player's seat`, `the target's seat`: 1 for the start player, as `your seat`."""
 
     who: SeatOf
 
