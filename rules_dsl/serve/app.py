@@ -126,17 +126,24 @@ def create_app(
 
         return JSONResponse(await locked(work))
 
-    async def post_decision(request: Request) -> Response:
+    async def as_seat(request: Request, token: str, act: Callable[[Game, int], T]) -> T:
+        """`act` on the request's game for the seat `token` names, under the lock."""
         game_id = request.path_params["game"]
+
+        def work() -> T:
+            game = table.load(game_id)
+            return act(game, table.seat_of(game, token))
+
+        return await locked(work)
+
+    async def post_decision(request: Request) -> Response:
         token = _token(request)
         raw = await _raw_body(request)
 
         # a seat's page asks for its panel drawn again (Accept: text/html): one round trip a click
         page = "text/html" in request.headers.get("accept", "")
 
-        def work() -> dict[str, Any]:
-            game = table.load(game_id)
-            seat = table.seat_of(game, token)
+        def decide(game: Game, seat: int) -> dict[str, Any]:
             body = _parse_json(raw)
             option = body.get("option")
             if not isinstance(option, str):
@@ -144,75 +151,56 @@ def create_app(
             table.decide(game, seat, option)
             return seat_context(game, seat, token) if page else table.view(game, seat)
 
-        answer = await locked(work)
+        answer = await as_seat(request, token, decide)
         return html("panel.html", **answer) if page else JSONResponse(answer)
 
     async def post_undo(request: Request) -> Response:
-        game_id = request.path_params["game"]
-        token = _token(request)
-
-        def work() -> dict[str, Any]:
-            game = table.load(game_id)
-            seat = table.seat_of(game, token)
+        def undo(game: Game, seat: int) -> dict[str, Any]:
             table.undo(game, seat)
-            return table.view(table.load(game_id), seat)
+            return table.view(table.load(game.row.id), seat)
 
-        return JSONResponse(await locked(work))
+        return JSONResponse(await as_seat(request, _token(request), undo))
 
     async def post_chat(request: Request) -> Response:
-        game_id = request.path_params["game"]
         token = _token(request)
         raw = await _raw_body(request)
 
-        def work() -> dict[str, Any]:
-            game = table.load(game_id)
-            seat = table.seat_of(game, token)
-            n = table.say(game, seat, _parse_json(raw).get("text"))
-            return {"n": n}
+        def say(game: Game, seat: int) -> dict[str, Any]:
+            return {"n": table.say(game, seat, _parse_json(raw).get("text"))}
 
-        return JSONResponse(await locked(work), 201)
+        return JSONResponse(await as_seat(request, token, say), 201)
 
     async def read_chat(request: Request) -> Response:
         """The chat lines after `?after=N` (all when absent), each seat's name and whether
         it is present; asked with a seat's token, which marks that seat present."""
-        game_id = request.path_params["game"]
         token = _token(request)
         after = request.query_params.get("after")
         since = -1 if after is None else _whole(after, "after")
 
-        def work() -> dict[str, Any]:
-            game = table.load(game_id)
-            seat = table.seat_of(game, token)
+        def chat(game: Game, seat: int) -> dict[str, Any]:
             table.visit(game, seat)
             return {"lines": table.chat(game, since), "names": table.names(game), "present": table.present(game)}
 
-        return JSONResponse(await locked(work))
+        return JSONResponse(await as_seat(request, token, chat))
 
     async def post_rematch(request: Request) -> Response:
         """The next game of this table (made by the first seat asking): this seat's link in it."""
-        game_id = request.path_params["game"]
-        token = _token(request)
 
-        def work() -> dict[str, Any]:
-            game = table.load(game_id)
-            seat = table.seat_of(game, token)
+        def rematch(game: Game, seat: int) -> dict[str, Any]:
             next_id, next_token = table.rematch(game, seat)
             return {"id": next_id, "url": f"/games/{next_id}/seat/{seat + 1}?token={next_token}"}
 
-        return JSONResponse(await locked(work))
+        return JSONResponse(await as_seat(request, _token(request), rematch))
 
     async def post_name(request: Request) -> Response:
-        game_id = request.path_params["game"]
         token = _token(request)
         raw = await _raw_body(request)
 
-        def work() -> dict[str, Any]:
-            game = table.load(game_id)
-            seat = table.seat_of(game, token)
+        def name(game: Game, seat: int) -> dict[str, Any]:
             table.name(game, seat, _parse_json(raw).get("name"))
             return {"names": table.names(game)}
 
-        return JSONResponse(await locked(work))
+        return JSONResponse(await as_seat(request, token, name))
 
     async def read_lobby(request: Request) -> Response:
         return JSONResponse({"games": await locked(table.lobby)})
