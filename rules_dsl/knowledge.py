@@ -198,46 +198,23 @@ def back_of(rules: Rules, card_type: int) -> tuple[str, tuple[Any, ...]]:
 # ---- keeping pools --------------------------------------------------------------------
 
 
-def _merge(st: GameState, cards: list[int]) -> None:
-    """Put `cards`, and every card sharing a pool with one of them, into one new pool."""
-    states = st.cards
-    old = {states[c].pool for c in cards}
-    old.discard(-1)
-    new = st.pools
-    st.pools = new + 1
-    own = st.own
-    for c in cards:
-        (states[c] if c in own else st.card_to_change(c)).pool = new
-    if old:
-        for i, cs in enumerate(states):
-            if cs.pool in old:
-                st.card_to_change(i).pool = new
-
-
-def shuffled(st: GameState, cards: list[int]) -> None:
-    """A zone holding `cards` was shuffled: nobody knows which is where any more, and the
-    cards share one new pool (with every card that shared a pool with one of them)."""
+def _merge(st: GameState, cards: list[int], forget: bool = False) -> None:
+    """Put `cards`, and every card sharing a pool with one of them, into one new pool;
+    `forget`: also forget what was peeked at or pointed out of `cards` (a shuffle). One
+    pass over the cards (a shuffle of every refilled deck: a hot path)."""
     states = st.cards
     own = st.own
-    if len(cards) < 2:
-        for c in cards:
-            cs = states[c]
-            if cs.seen or cs.allowed:
-                cs = st.card_to_change(c)
-                cs.seen = ()
-                cs.allowed = ()
-        return
-    # one pass (a shuffle of every refilled deck: a hot path), as `_merge` does it
     new = st.pools
     st.pools = new + 1
     old: set[int] = set()
     last = -1
     for c in cards:
         cs = states[c] if c in own else st.card_to_change(c)
-        if cs.seen:
-            cs.seen = ()
-        if cs.allowed:
-            cs.allowed = ()
+        if forget:
+            if cs.seen:
+                cs.seen = ()
+            if cs.allowed:
+                cs.allowed = ()
         pool = cs.pool
         if pool != last and pool >= 0:
             old.add(pool)
@@ -247,6 +224,20 @@ def shuffled(st: GameState, cards: list[int]) -> None:
         for i, cs in enumerate(states):
             if cs.pool in old:
                 st.card_to_change(i).pool = new
+
+
+def shuffled(st: GameState, cards: list[int]) -> None:
+    """A zone holding `cards` was shuffled: nobody knows which is where any more, and the
+    cards share one new pool (with every card that shared a pool with one of them)."""
+    if len(cards) > 1:
+        _merge(st, cards, forget=True)
+        return
+    for c in cards:
+        cs = st.cards[c]
+        if cs.seen or cs.allowed:
+            cs = st.card_to_change(c)
+            cs.seen = ()
+            cs.allowed = ()
 
 
 _BLIND = (COUNT, TOP, TOP_OWN)  # views in which a card taken from inside the zone is not seen going
