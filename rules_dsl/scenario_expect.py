@@ -87,10 +87,6 @@ def where(path: str, node: Any, key: Any) -> str:
     return f"{path}:{line + 1}:{col + 1}: " if path else f"line {line + 1}, column {col + 1}: "
 
 
-# `where` by another name, for functions whose argument `where` is a message's subject
-scenario_place = where
-
-
 def mapping(node: Any, where: str, example: str) -> dict[Any, Any]:
     if node is None:
         return {}
@@ -142,43 +138,43 @@ MAX_COPIES_SHORTHAND = 10_000
 AT = "@at"
 
 
-def card_entries(value: Any, where: str, path: str = "") -> list[dict[str, Any]]:
+def card_entries(value: Any, subject: str, path: str = "") -> list[dict[str, Any]]:
     """A list of cards (ids or {card:, face:, under:, tokens:, marks:, peeked-by:} mappings)
     as mappings; with the file's `path`, each also says where it was given (key `AT`)."""
     if isinstance(value, dict) and set(value) == {"in-order"}:
         value = value["in-order"]
     if not isinstance(value, list):
-        raise ScenarioError(f"{where}: expected a list of cards")
+        raise ScenarioError(f"{subject}: expected a list of cards")
     out: list[dict[str, Any]] = []
     for i, entry in enumerate(value):
         if path:
             given = len(out)
-            at = scenario_place(path, entry, "card") if isinstance(entry, dict) else scenario_place(path, value, i)
+            at = where(path, entry, "card") if isinstance(entry, dict) else where(path, value, i)
         copies = _COPIES.fullmatch(entry) if isinstance(entry, str) else None
         if copies is not None:  # "3 x ID": three copies, so a long pile need not be written card by card
             n = int(copies.group(1))
             if not 1 <= n <= MAX_COPIES_SHORTHAND:
-                raise ScenarioError(f"{where}: {entry!r}: from 1 to {MAX_COPIES_SHORTHAND} copies")
+                raise ScenarioError(f"{subject}: {entry!r}: from 1 to {MAX_COPIES_SHORTHAND} copies")
             out.extend({"card": copies.group(2)} for _ in range(n))
         elif isinstance(entry, str):
             out.append({"card": entry})
         elif isinstance(entry, dict):
-            check_keys(entry, CARD_KEYS, f"a card of {where}")
+            check_keys(entry, CARD_KEYS, f"a card of {subject}")
             if not isinstance(entry.get("card"), str):
-                raise ScenarioError(f"{where}: a card given as a mapping needs 'card: id'")
+                raise ScenarioError(f"{subject}: a card given as a mapping needs 'card: id'")
             if entry.get("face", "up") not in ("up", "down"):
-                raise ScenarioError(f"{where}: face must be up or down")
+                raise ScenarioError(f"{subject}: face must be up or down")
             for key, kind in (("tokens", str), ("marks", str), ("peeked-by", int)):
                 items = entry.get(key, [])
                 if not isinstance(items, list) or not all(
                     isinstance(i, kind) and not isinstance(i, bool) for i in items
                 ):
                     what = "token kinds" if key == "tokens" else "mark names" if key == "marks" else "seats (1, 2, ...)"
-                    raise ScenarioError(f"{where}: {key} of {entry['card']} must be a list of {what}")
+                    raise ScenarioError(f"{subject}: {key} of {entry['card']} must be a list of {what}")
             out.append(entry)
         else:
             raise ScenarioError(
-                f"{where}: a card is its id or {{card:, face:, under:, tokens:, marks:, peeked-by:}}, not {entry!r}"
+                f"{subject}: a card is its id or {{card:, face:, under:, tokens:, marks:, peeked-by:}}, not {entry!r}"
             )
         if path and at:
             for k in range(given, len(out)):
