@@ -61,7 +61,11 @@ def _step_by_step(engine: Engine, phase: str, eid: int) -> int:
 
 def phase_steps(engine: Engine, phase: str) -> tuple[Effect, ...]:
     """The steps of a phase's text, in order (statements separated by `;`)."""
-    body = engine.rules.effects[_phase_body(engine, phase)]
+    return steps_of(engine.rules.effects[_phase_body(engine, phase)])
+
+
+def steps_of(body: Effect) -> tuple[Effect, ...]:
+    """The steps of a text (a phase's, a procedure's): its statements separated by `;`."""
     return body.children if isinstance(body, Block) else (body,)
 
 

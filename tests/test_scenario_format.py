@@ -621,9 +621,43 @@ def test_at_after_a_step_of_a_phase_looks_between_two_of_its_statements(tmp_path
     assert any("did not pass 'after step 1 of action'" in b for b in failures(run(data)))
     for at, message in [
         ("after step 7 of clean-up", "phase clean-up has 7 steps; give after step 1 to 6 of clean-up, or 'end of"),
-        ("after step 1 of cleanup", "the pack has no phase 'cleanup' (did you mean 'clean-up'?)"),
+        ("after step 1 of cleanup", "the pack has no phase or procedure 'cleanup' (did you mean 'clean-up'?)"),
     ]:
         data["decisions"][1]["at"] = at
         path = write(tmp_path, data)
         (bad,) = failures(run_scenario_file(path))
         assert f"{path}:{line_of(path, 'at: ' + at)}:" in bad and message in bad, bad
+
+
+def test_at_after_a_step_of_a_deal_part_or_a_procedure(tmp_path: Path) -> None:
+    data = load("after_a_step_of_a_deal_and_a_procedure.yaml")
+    assert failures(run(data)) == []
+
+    def at(stop: str) -> dict[str, Any]:
+        (step,) = [s for s in data["decisions"] if isinstance(s, dict) and s.get("at") == stop]
+        return step["expect"]  # type: ignore[no-any-return]
+
+    # each stop looks at the game between two steps: the step after it has not run yet
+    at("after step 2 of play-a-card")["players"][2]["discard"] = []  # the Guard is played by then
+    at("after step 1 of knock-out")["players"][1]["hand"] = []  # the hand goes at step 2
+    at("after step 3 of deal-end")["counters"]["token"] = [0, 1]  # the token comes at step 4
+    at("after step 4 of deal-setup")["zones"]["aside"] = 1  # the aside is dealt at step 5
+    bad = failures(run(data))
+    for stop, subject in [
+        ("after step 2 of play-a-card", "player 2's discard"),
+        ("after step 1 of knock-out", "player 1's hand"),
+        ("after step 3 of deal-end", "counter token"),
+        ("after step 4 of deal-setup", "zone aside"),
+    ]:
+        assert any(f"({stop}): {subject}" in b for b in bad), (stop, bad)
+    data = load("after_a_step_of_a_deal_and_a_procedure.yaml")
+    for stop, message in [
+        ("after step 3 of knock-out", "procedure knock-out has 2 steps; give after step 1 to 2 of knock-out"),
+        ("after step 1 of discard-and-draw", "procedure discard-and-draw has 1 step; there is no point inside it"),
+        ("after step 7 of deal-setup", "phase deal-setup has 7 steps; give after step 1 to 6 of deal-setup, or"),
+        ("after step 1 of knockout", "the pack has no phase or procedure 'knockout' (did you mean 'knock-out'?)"),
+    ]:
+        data["decisions"][1]["at"] = stop
+        path = write(tmp_path, data)
+        (bad1,) = failures(run_scenario_file(path))
+        assert f"{path}:{line_of(path, 'at: ' + stop)}:" in bad1 and message in bad1, bad1
