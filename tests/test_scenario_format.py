@@ -414,7 +414,11 @@ def test_at_a_point_the_decision_never_passes_fails_with_the_points_it_passed() 
     data["decisions"].insert(2, {"at": "end of game", "expect": {"over": True}})
     bad = failures(run(data))
     assert any(
-        "did not pass 'end of game'" in b and "it passed: end of play, end of turn, start of deal-end" in b for b in bad
+        "did not pass 'end of game'" in b
+        and "it passed: after step 1 of knock-out, after step 2 of knock-out, after step 3 of play-a-card, "
+        "end of play, end of turn, start of deal-end, after step 1 of deal-end"
+        in b
+        for b in bad
     ), bad
 
 
@@ -661,3 +665,84 @@ def test_at_after_a_step_of_a_deal_part_or_a_procedure(tmp_path: Path) -> None:
         path = write(tmp_path, data)
         (bad1,) = failures(run_scenario_file(path))
         assert f"{path}:{line_of(path, 'at: ' + stop)}:" in bad1 and message in bad1, bad1
+
+
+PROCEDURE_RULES = """
+vocabulary:
+  kinds: {chip: chips}
+  counters:
+    energy: {per: player, plural: energies}
+    focus: {per: player, plural: focuses}
+    heat: {per: player, plural: heats}
+    luck: {per: player, plural: lucks}
+  zones:
+    deck: {visibility: hidden, facing: down}
+    hand: {per: player, visibility: owner, facing: up}
+setup: |
+  for each player: gain {heat} heats
+turn:
+  - phase: start
+    text: |
+      begin-turn;
+      if your luck is at least 5 then lucky
+  - phase: main
+    text: |
+      choose a card in the deck; move it to your hand
+procedures:
+  begin-turn: |
+    gain 2 energies;
+    gain 1 focus;
+    steady;
+    lose your heats heats
+  steady: |
+    lose 1 focus
+  lucky: |
+    gain 1 luck
+game-end:
+  triggers:
+    - {name: drawn, when: "the deck is empty"}
+scoring:
+  score: your energies
+"""
+
+
+def procedure_pack(tmp_path: Path, heat: int) -> Path:
+    folder = tmp_path / f"procs{heat}"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text(
+        "id: procs\nname: Procs\nversion: 0.0.0\nplayers: [2, 2]\nfiles: [rules.yaml, cards.yaml]\n", encoding="utf-8"
+    )
+    (folder / "rules.yaml").write_text(PROCEDURE_RULES.replace("{heat}", str(heat)), encoding="utf-8")
+    (folder / "cards.yaml").write_text("cards:\n  - {id: chip, kind: chip, zone: deck, count: 4}\n", encoding="utf-8")
+    return folder
+
+
+def test_a_position_inside_the_turn_states_what_the_procedures_earlier_steps_call_surely_change(
+    tmp_path: Path,
+) -> None:
+    # the start phase calls begin-turn on every way through it: its 2 energies must be stated;
+    # its focus is gained and lost again (in steady, which it calls), so it is back where it
+    # was; its heat is emptied, as the position has it (set-up gave 0); `lucky` runs only
+    # under a condition, so its luck may well be unchanged
+    def scenario(heat: int, counters: str) -> Path:
+        path = tmp_path / f"s{heat}{len(counters)}.yaml"
+        path.write_text(
+            f"pack: [{tmp_path / f'procs{heat}'}]\n"
+            "position:\n  active: 1\n  phase: main\n"
+            + (f"  counters: {counters}\n" if counters else "")
+            + "decisions:\n  - expect:\n      decision: {player: 1}\n",
+            encoding="utf-8",
+        )
+        return path
+
+    procedure_pack(tmp_path, 0)
+    procedure_pack(tmp_path, 3)
+    (bad,) = failures(run_scenario_file(path := scenario(0, "")))
+    assert f"{path}:4:10: position: it starts at main, so this turn's earlier steps have run; they change energy" in bad
+    assert "(energy: gain energy (in begin-turn))" in bad, bad
+    assert "focus" not in bad and "heat" not in bad and "luck" not in bad, bad
+    assert failures(run_scenario_file(scenario(0, "{energy: [2, 0]}"))) == []
+    # set-up gave 3 heat: emptying it leaves it other than the position has it
+    (bad,) = failures(run_scenario_file(path := scenario(3, "{energy: [2, 0]}")))
+    assert "they change heat (heat: lose heat (in begin-turn))" in bad, bad
+    assert failures(run_scenario_file(scenario(3, "{energy: [2, 0], heat: [0, 3]}"))) == []
