@@ -14,11 +14,12 @@ from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
 from rules_dsl.rules import CardType
 from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of, where, zone_key
+from rules_dsl.scenario_names import lasting_names
 from rules_dsl.scenario_phase import within
 from rules_dsl.state import GameState, Lasting
 
 USED_KEYS = {"card", "player", "during"}
-LASTING_KEYS = {"card", "player", "section", "zone"}
+LASTING_KEYS = {"card", "player", "section", "zone", "names"}
 MAX_ENTRIES = 1000  # per key: far beyond any turn
 
 
@@ -154,9 +155,11 @@ def _start(engine: Engine, st: GameState, entry: dict[str, Any], at: str, path: 
         )
     seat = _seat(st, entry, path, at)
     src = _copy(engine, st, ct, seat, entry, path, at)
-    abilities: tuple[Effect, ...] = starts[0][1].abilities
+    label, start = starts[0]
+    names = lasting_names(engine, st, engine.rules.effects[ct.sections[label]], start, ct.id, seat, entry, path, at)
+    abilities: tuple[Effect, ...] = start.abilities
     for ab in abilities:
-        st.lasting.append(Lasting(ab.eid, seat, src, {}))
+        st.lasting.append(Lasting(ab.eid, seat, src, dict(names)))
 
 
 def _copy(engine: Engine, st: GameState, ct: CardType, seat: int, entry: dict[str, Any], path: str, at: str) -> int:

@@ -746,3 +746,40 @@ def test_a_position_inside_the_turn_states_what_the_procedures_earlier_steps_cal
     (bad,) = failures(run_scenario_file(path := scenario(3, "{energy: [2, 0]}")))
     assert "they change heat (heat: lose heat (in begin-turn))" in bad, bad
     assert failures(run_scenario_file(scenario(3, "{energy: [2, 0], heat: [0, 3]}"))) == []
+
+
+def test_rest_of_turn_states_the_names_the_cards_text_bound(tmp_path: Path) -> None:
+    data = load("rest_of_turn_names.yaml")
+    assert failures(run(data)) == []
+    entry = data["position"]["rest-of-turn"][0]
+    entry["names"]["price"] = 0  # the Copper's cost: the Silver gives its 2 coins only
+    assert any("counter coin: expected [4, 0], got [2, 0]" in b for b in failures(run(data)))
+    entry["names"]["price"] = 3
+    data["position"]["players"][2]["hand"] = []  # the target's hand is empty: 1 coin more
+    assert any("counter coin: expected [4, 0], got [5, 0]" in b for b in failures(run(data)))
+    data["position"]["players"][2]["hand"] = ["estate"]
+    entry["names"]["target"] = 1  # player 1 is the target: their hand is empty once the Copper is played
+    assert [b for b in failures(run(data))] == ["at step 4: counter coin: expected [5, 0], got [6, 0]"]
+    entry["names"]["target"] = 2
+    for names, key, message in [
+        (
+            {"price": 3, "target": 2, "prize": 1, "BONUS": 2},
+            "prize",
+            "the text of 'assayer' binds no name 'prize' (did you mean 'price'?); its text binds: price, target, BONUS",
+        ),
+        ({"price": 7, "target": 2, "BONUS": 2}, "price", "names: price: 7 is not one of its values; they are: 0, 2,"),
+        ({"price": 3, "target": 3, "BONUS": 2}, "target", "names: target: "),
+        ({"price": 3, "target": 2, "BONUS": "two"}, "BONUS", "names: BONUS must be a whole number, not 'two'"),
+    ]:
+        entry["names"] = names
+        path = write(tmp_path, data)
+        (bad,) = failures(run_scenario_file(path))
+        assert f"{path}:{last_line(path, f'{key}: {names[key]}')}:" in bad and message in bad, bad
+    entry["names"] = {"price": 3}  # the abilities read the target and BONUS too
+    path = write(tmp_path, data)
+    (bad,) = failures(run_scenario_file(path))
+    assert f"{path}:{last_line(path, 'card: assayer')}:" in bad, bad
+    assert (
+        "rest-of-turn: the abilities 'assayer' started read target, BONUS, which its text bound before: "
+        "state them with names: {target: VALUE, BONUS: VALUE}" in bad
+    ), bad
