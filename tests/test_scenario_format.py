@@ -415,8 +415,8 @@ def test_at_a_point_the_decision_never_passes_fails_with_the_points_it_passed() 
     bad = failures(run(data))
     assert any(
         "did not pass 'end of game'" in b
-        and "it passed: after step 1 of knock-out, after step 2 of knock-out, after step 3 of play-a-card, "
-        "end of play, end of turn, start of deal-end, after step 1 of deal-end"
+        and "it passed: after step 2 of guard PLAY, after step 1 of knock-out, after step 2 of knock-out, "
+        "after step 3 of guard PLAY, after step 3 of play-a-card, end of play, end of turn, start of deal-end"
         in b
         for b in bad
     ), bad
@@ -625,7 +625,10 @@ def test_at_after_a_step_of_a_phase_looks_between_two_of_its_statements(tmp_path
     assert any("did not pass 'after step 1 of action'" in b for b in failures(run(data)))
     for at, message in [
         ("after step 7 of clean-up", "phase clean-up has 7 steps; give after step 1 to 6 of clean-up, or 'end of"),
-        ("after step 1 of cleanup", "the pack has no phase or procedure 'cleanup' (did you mean 'clean-up'?)"),
+        (
+            "after step 1 of cleanup",
+            "the pack has no phase, procedure or card section 'cleanup' (did you mean 'clean-up'?)",
+        ),
     ]:
         data["decisions"][1]["at"] = at
         path = write(tmp_path, data)
@@ -659,7 +662,10 @@ def test_at_after_a_step_of_a_deal_part_or_a_procedure(tmp_path: Path) -> None:
         ("after step 3 of knock-out", "procedure knock-out has 2 steps; give after step 1 to 2 of knock-out"),
         ("after step 1 of discard-and-draw", "procedure discard-and-draw has 1 step; there is no point inside it"),
         ("after step 7 of deal-setup", "phase deal-setup has 7 steps; give after step 1 to 6 of deal-setup, or"),
-        ("after step 1 of knockout", "the pack has no phase or procedure 'knockout' (did you mean 'knock-out'?)"),
+        (
+            "after step 1 of knockout",
+            "the pack has no phase, procedure or card section 'knockout' (did you mean 'knock-out'?)",
+        ),
     ]:
         data["decisions"][1]["at"] = stop
         path = write(tmp_path, data)
@@ -783,3 +789,24 @@ def test_rest_of_turn_states_the_names_the_cards_text_bound(tmp_path: Path) -> N
         "rest-of-turn: the abilities 'assayer' started read target, BONUS, which its text bound before: "
         "state them with names: {target: VALUE, BONUS: VALUE}" in bad
     ), bad
+
+
+def test_at_after_a_step_of_a_card_section(tmp_path: Path) -> None:
+    data = load("after_a_step_of_a_card_section.yaml")
+    assert failures(run(data)) == []
+    data["decisions"][2]["expect"]["counters"]["coin"] = [1, 0]  # the coin comes at step 4
+    assert any(
+        "(after step 3 of market PLAY): counter coin: expected [1, 0], got [0, 0]" in b for b in failures(run(data))
+    )
+    data = load("after_a_step_of_a_card_section.yaml")
+    for stop, message in [
+        ("after step 5 of market PLAY", "section market PLAY has 4 steps; give after step 1 to 4 of market PLAY"),
+        (
+            "after step 1 of market ACTION",
+            "no phase, procedure or card section 'market ACTION' (did you mean 'market PLAY'?)",
+        ),
+    ]:
+        data["decisions"][1]["at"] = stop
+        path = write(tmp_path, data)
+        (bad,) = failures(run_scenario_file(path))
+        assert f"{path}:{line_of(path, 'at: ' + stop)}:" in bad and message in bad, bad

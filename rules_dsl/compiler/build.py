@@ -147,13 +147,14 @@ def compile_with_expressions(paths: list[str], texts: dict[str, str]) -> tuple[R
 
 
 def step_twins(
-    effects: list[Effect | None], deals: list[tuple[int, str]], procedures: Iterable[int], first: int
+    effects: list[Effect | None], deals: list[tuple[int, str]], scopes: Iterable[int], first: int
 ) -> tuple[dict[int, int], list[tuple[int, str]]]:
-    """The deal's and the procedures' bodies of several steps, each with the id its twin run
-    step by step while a scenario watches (control.StepByStep) gets, counting from `first`:
-    ({body id: twin id}, [(body id, name)] in the twins' order)."""
+    """The deal's, the procedures' and the card sections' bodies of several steps (`scopes`:
+    the procedures' and sections' scopes), each with the id its twin run step by step while
+    a scenario watches (control.StepByStep) gets, counting from `first`: ({body id: twin
+    id}, [(body id, name)] in the twins' order). A section's name is `CARD LABEL`."""
     named = list(deals)
-    for eid in procedures:
+    for eid in scopes:
         proc = effects[eid]
         if isinstance(proc, Scope):
             named.append((proc.body.eid, proc.text))
@@ -276,7 +277,8 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         deal_body = -1 if deal_setup < 0 else effects[deal_setup].body.eid  # type: ignore[union-attr]
         scoring_body = -1 if deal_scoring < 0 else effects[deal_scoring].body.eid  # type: ignore[union-attr]
         deals = [(b, name) for b, name in ((deal_body, "deal-setup"), (scoring_body, "deal-end")) if b >= 0]
-        twins, twinned = step_twins(effects, deals, sc.procs.values(), len(effects) + 1 + len(several))
+        sections = [eid for ct in card_types for eid in ct.sections.values()]
+        twins, twinned = step_twins(effects, deals, [*sc.procs.values(), *sections], len(effects) + 1 + len(several))
         watched = tuple((t.name, t.cond) for t in triggers if t.at_once)
         reads_of = [reads(cond) for _, cond in watched]
         loop = GameLoop(
@@ -310,10 +312,15 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         for i in several:
             effects.append(StepByStep(len(effects), f"{names[i]} phase, step by step", bodies[i], names[i]))
         for body_eid, name in twinned:
+            assert twins[body_eid] == len(effects)  # the id the loop, the calls and the sections were given
             effects.append(StepByStep(len(effects), f"{name}, step by step", body_eid, name))
         for e in effects:
             if isinstance(e, Call) and e.proc.body.eid in twins:
                 object.__setattr__(e, "steps_eid", twins[e.proc.body.eid])
+        for eid in sections:
+            scope = effects[eid]
+            if isinstance(scope, Scope) and scope.body.eid in twins:
+                object.__setattr__(scope, "steps_eid", twins[scope.body.eid])
         look = self.read_look(voc)
         if self.problems.items:
             return None

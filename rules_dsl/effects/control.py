@@ -187,6 +187,7 @@ class Scope(Effect):
     text: str
     body: Effect
     absorbs_failure: bool
+    steps_eid: int = -1  # a card section's body run step by step while a scenario watches (StepByStep; -1: none)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:
