@@ -19,7 +19,7 @@ from rules_dsl.effects.primitives import MarkValue
 from rules_dsl.effects.values import CardVar, TextVar, VarNum, ZoneVar
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
-from rules_dsl.scenario_expect import ScenarioError, seat_of, where, whole, zone_key
+from rules_dsl.scenario_expect import ScenarioError, key_where, seat_of, where, whole, zone_key
 from rules_dsl.scenario_phase import MAX_WALK, within
 from rules_dsl.state import GameState
 
@@ -59,6 +59,7 @@ def lasting_names(
     for name, value in given.items():
         place = where(path, given, name) or at
         if name not in binders:
+            place = key_where(path, given, name) or place
             hint = suggest(str(name), list(binders))
             bound = f"its text binds: {', '.join(binders)}" if binders else "its text binds no name"
             raise ScenarioError(

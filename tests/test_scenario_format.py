@@ -810,3 +810,31 @@ def test_at_after_a_step_of_a_card_section(tmp_path: Path) -> None:
         path = write(tmp_path, data)
         (bad,) = failures(run_scenario_file(path))
         assert f"{path}:{line_of(path, 'at: ' + stop)}:" in bad and message in bad, bad
+
+
+def test_a_position_states_what_each_player_has_noted(tmp_path: Path) -> None:
+    data = load("notes_in_a_position.yaml")
+    assert failures(run(data)) == []
+    pos = data["position"]
+    del pos["notes"]  # nothing noted: the Specialization's ability gives nothing more
+    assert any("counter influence: expected [6, 0], got [4, 0]" in b for b in failures(run(data)))
+    pos["notes"] = {1: {"specialized": ["food"]}}  # food noted: only the food trade gives 1 more
+    assert any("counter influence: expected [6, 0], got [5, 0]" in b for b in failures(run(data)))
+    for notes, line, message in [
+        (
+            {1: {"specialised": ["silicon"]}},
+            "specialised:",
+            "no card or rule notes anything as 'specialised' (did you mean 'specialized'?)",
+        ),
+        ({3: {"specialized": ["silicon"]}}, "3:", "position: notes: players are numbered 1..2, not 3"),
+        ({1: {"specialized": "silicon"}}, "specialized: silicon", "notes: specialized is a list of the words noted"),
+    ]:
+        pos["notes"] = notes
+        path = write(tmp_path, data)
+        (bad,) = failures(run_scenario_file(path))
+        lines = [
+            n
+            for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if text.strip().startswith(line)
+        ]
+        assert f"{path}:{lines[-1]}:" in bad and message in bad, bad
