@@ -602,6 +602,15 @@ def test_a_position_states_the_abilities_started_for_the_rest_of_this_turn(tmp_p
     assert failures(run(data)) == []
 
 
+def at_errors(tmp_path: Path, data: dict[str, Any], cases: list[tuple[str, str]]) -> None:
+    """Each `at:` point, written as the second step, fails with its message at its place."""
+    for at, message in cases:
+        data["decisions"][1]["at"] = at
+        path = write(tmp_path, data)
+        (bad,) = failures(run_scenario_file(path))
+        assert f"{path}:{line_of(path, 'at: ' + at)}:" in bad and message in bad, bad
+
+
 def test_at_after_a_step_of_a_phase_looks_between_two_of_its_statements(tmp_path: Path) -> None:
     data = load("after_a_step_of_a_phase.yaml")
     assert failures(run(data)) == []
@@ -623,17 +632,17 @@ def test_at_after_a_step_of_a_phase_looks_between_two_of_its_statements(tmp_path
     assert failures(run(data)) == []
     data["decisions"][1]["at"] = "after step 1 of action"  # the action phase ran before the position
     assert any("did not pass 'after step 1 of action'" in b for b in failures(run(data)))
-    for at, message in [
-        ("after step 7 of clean-up", "phase clean-up has 7 steps; give after step 1 to 6 of clean-up, or 'end of"),
-        (
-            "after step 1 of cleanup",
-            "the pack has no phase, procedure or card section 'cleanup' (did you mean 'clean-up'?)",
-        ),
-    ]:
-        data["decisions"][1]["at"] = at
-        path = write(tmp_path, data)
-        (bad,) = failures(run_scenario_file(path))
-        assert f"{path}:{line_of(path, 'at: ' + at)}:" in bad and message in bad, bad
+    at_errors(
+        tmp_path,
+        data,
+        [
+            ("after step 7 of clean-up", "phase clean-up has 7 steps; give after step 1 to 6 of clean-up, or 'end of"),
+            (
+                "after step 1 of cleanup",
+                "the pack has no phase, procedure or card section 'cleanup' (did you mean 'clean-up'?)",
+            ),
+        ],
+    )
 
 
 def test_at_after_a_step_of_a_deal_part_or_a_procedure(tmp_path: Path) -> None:
@@ -658,19 +667,19 @@ def test_at_after_a_step_of_a_deal_part_or_a_procedure(tmp_path: Path) -> None:
     ]:
         assert any(f"({stop}): {subject}" in b for b in bad), (stop, bad)
     data = load("after_a_step_of_a_deal_and_a_procedure.yaml")
-    for stop, message in [
-        ("after step 3 of knock-out", "procedure knock-out has 2 steps; give after step 1 to 2 of knock-out"),
-        ("after step 1 of discard-and-draw", "procedure discard-and-draw has 1 step; there is no point inside it"),
-        ("after step 7 of deal-setup", "phase deal-setup has 7 steps; give after step 1 to 6 of deal-setup, or"),
-        (
-            "after step 1 of knockout",
-            "the pack has no phase, procedure or card section 'knockout' (did you mean 'knock-out'?)",
-        ),
-    ]:
-        data["decisions"][1]["at"] = stop
-        path = write(tmp_path, data)
-        (bad1,) = failures(run_scenario_file(path))
-        assert f"{path}:{line_of(path, 'at: ' + stop)}:" in bad1 and message in bad1, bad1
+    at_errors(
+        tmp_path,
+        data,
+        [
+            ("after step 3 of knock-out", "procedure knock-out has 2 steps; give after step 1 to 2 of knock-out"),
+            ("after step 1 of discard-and-draw", "procedure discard-and-draw has 1 step; there is no point inside it"),
+            ("after step 7 of deal-setup", "phase deal-setup has 7 steps; give after step 1 to 6 of deal-setup, or"),
+            (
+                "after step 1 of knockout",
+                "the pack has no phase, procedure or card section 'knockout' (did you mean 'knock-out'?)",
+            ),
+        ],
+    )
 
 
 PROCEDURE_RULES = """
@@ -799,17 +808,17 @@ def test_at_after_a_step_of_a_card_section(tmp_path: Path) -> None:
         "(after step 3 of market PLAY): counter coin: expected [1, 0], got [0, 0]" in b for b in failures(run(data))
     )
     data = load("after_a_step_of_a_card_section.yaml")
-    for stop, message in [
-        ("after step 5 of market PLAY", "section market PLAY has 4 steps; give after step 1 to 4 of market PLAY"),
-        (
-            "after step 1 of market ACTION",
-            "no phase, procedure or card section 'market ACTION' (did you mean 'market PLAY'?)",
-        ),
-    ]:
-        data["decisions"][1]["at"] = stop
-        path = write(tmp_path, data)
-        (bad,) = failures(run_scenario_file(path))
-        assert f"{path}:{line_of(path, 'at: ' + stop)}:" in bad and message in bad, bad
+    at_errors(
+        tmp_path,
+        data,
+        [
+            ("after step 5 of market PLAY", "section market PLAY has 4 steps; give after step 1 to 4 of market PLAY"),
+            (
+                "after step 1 of market ACTION",
+                "no phase, procedure or card section 'market ACTION' (did you mean 'market PLAY'?)",
+            ),
+        ],
+    )
 
 
 def test_a_position_states_what_each_player_has_noted(tmp_path: Path) -> None:
