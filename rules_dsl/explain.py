@@ -16,6 +16,7 @@ _SKIP = {
     "then_kind",
     "else_kind",
     "body_eid",
+    "steps_eid",
     "always",
     "at_once",
     "guards",

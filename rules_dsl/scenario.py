@@ -81,6 +81,7 @@ POSITION_KEYS = {
     "step",
     "used-this-turn",
     "rest-of-turn",
+    "notes",
 }
 MAX_FILE_BYTES = 1_000_000  # as for a pack file: a scenario is read whole
 MAX_SEEDS = 1000  # `seeds: 1..N`: each seed replays the whole scenario

@@ -87,6 +87,16 @@ def where(path: str, node: Any, key: Any) -> str:
     return f"{path}:{line + 1}:{col + 1}: " if path else f"line {line + 1}, column {col + 1}: "
 
 
+def key_where(path: str, node: Any, key: Any) -> str:
+    """`FILE:LINE:COL: ` of a mapping's key itself (`where` gives its value's), for a
+    message about the key; "" when not known."""
+    try:
+        line, col = node.lc.key(key)
+    except (AttributeError, KeyError, TypeError):
+        return ""
+    return f"{path}:{line + 1}:{col + 1}: " if path else f"line {line + 1}, column {col + 1}: "
+
+
 def mapping(node: Any, where: str, example: str) -> dict[Any, Any]:
     if node is None:
         return {}

@@ -9,9 +9,10 @@ from typing import Any
 import attrs
 
 from rules_dsl.effects.base import Effect
-from rules_dsl.effects.control import Block
+from rules_dsl.effects.control import Block, Call, ForPlayers, Scope
 from rules_dsl.effects.primitives import ChangeShared, Gain, Lose
 from rules_dsl.effects.turns import GameLoop
+from rules_dsl.effects.values import Num, PlayerCounter, SharedCounter
 from rules_dsl.engine import Engine
 from rules_dsl.scenario_expect import ScenarioError, mapping, where
 from rules_dsl.state import Frame, GameState
@@ -29,7 +30,7 @@ def start_inside(engine: Engine, st: GameState, pos: dict[str, Any], phase: str,
             st.trace.running = phase  # its end is a point an `at:` step may name
             eid = _step_by_step(engine, phase, eid)  # and the ends of its steps
         st.frames.append(Frame(eid, active, -1, step - 1, {}, None))
-    skipped = earlier_changes(engine, phase, step)
+    skipped = earlier_changes(engine, st, phase, step)
     stated = {
         *mapping(pos.get("counters"), "position: counters", ""),
         *mapping(pos.get("shared"), "position: shared", ""),
@@ -61,7 +62,11 @@ def _step_by_step(engine: Engine, phase: str, eid: int) -> int:
 
 def phase_steps(engine: Engine, phase: str) -> tuple[Effect, ...]:
     """The steps of a phase's text, in order (statements separated by `;`)."""
-    body = engine.rules.effects[_phase_body(engine, phase)]
+    return steps_of(engine.rules.effects[_phase_body(engine, phase)])
+
+
+def steps_of(body: Effect) -> tuple[Effect, ...]:
+    """The steps of a text (a phase's, a procedure's): its statements separated by `;`."""
     return body.children if isinstance(body, Block) else (body,)
 
 
@@ -90,24 +95,104 @@ def _short(text: str, most: int = 60) -> str:
     return words if len(words) <= most else words[: most - 3] + "..."
 
 
-def earlier_changes(engine: Engine, phase: str, step: int) -> dict[str, list[str]]:
-    """The counters this turn's steps before `phase` (and before its `step`) gain, lose or
-    set, each with the texts that do: a position starting there must state them, as they
-    stand after those steps ran."""
+def earlier_changes(engine: Engine, st: GameState, phase: str, step: int) -> dict[str, list[str]]:
+    """The counters this turn's steps before `phase` (and before its `step`) may have left
+    other than the position has them, each with the texts that change them: a position
+    starting there must state them (docs/scenarios.md#a-position-inside-a-phase).
+
+    A change written in those steps counts wherever it is (in a loop, a branch, an
+    option). A procedure they call counts for what it does on every way through it, added
+    up: a counter it gains and loses again, or empties where the position has it at 0,
+    is back where it was; a call in a branch, a loop or an option may not have run."""
     names = [name for name, _ in engine.rules.phases]
     skipped: list[Effect] = []
     for name in names[: names.index(phase)]:
         skipped.extend(phase_steps(engine, name))
     skipped.extend(phase_steps(engine, phase)[: step - 1])
     found: dict[str, list[str]] = {}
+
+    def note(counter: str, text: str) -> None:
+        if text not in found.setdefault(counter, []):
+            found[counter].append(text)
+
+    net = _Net()
     for top in skipped:
         for effect in within(top):
-            counter = getattr(effect, "counter", None)
-            if isinstance(effect, Gain | Lose | ChangeShared) and isinstance(counter, str):
-                text = " ".join(effect.text.split())
-                if text not in found.setdefault(counter, []):
-                    found[counter].append(text)
+            if isinstance(effect, Gain | Lose | ChangeShared):
+                note(effect.counter, " ".join(effect.text.split()))
+        for effect, via, each in surely_called(engine, top):
+            if isinstance(effect, Gain | Lose | ChangeShared):
+                net.add(effect, via, each)
+    for counter, texts in net.texts.items():
+        if counter not in found and not net.back(counter, _now(st, counter)):
+            for text in texts:
+                note(counter, text)
     return found
+
+
+def _now(st: GameState, counter: str) -> int | None:
+    """The counter's value as the position has it (the active player's), None if unknown."""
+    if counter in st.shared:
+        return st.shared[counter]
+    values = st.counters.get(counter)
+    return None if values is None else values[st.active]
+
+
+@attrs.define
+class _Net:
+    """What the statements a turn's earlier steps surely ran (in the procedures they
+    call) did to each counter, added up in order: ("by", N) moves it by N from where it
+    was, ("to", N) leaves it at N, ("?", 0) somewhere not known."""
+
+    sums: dict[str, tuple[str, int]] = attrs.Factory(dict)
+    texts: dict[str, list[str]] = attrs.Factory(dict)
+
+    def add(self, effect: Gain | Lose | ChangeShared, via: str, each: bool) -> None:
+        counter = effect.counter
+        self.texts.setdefault(counter, []).append(" ".join(effect.text.split()) + f" (in {via})")
+        kind, n = self.sums.get(counter, ("by", 0))
+        amount = effect.amount
+        own = PlayerCounter if isinstance(effect, Gain | Lose) else SharedCounter
+        gains = isinstance(effect, Gain) or (isinstance(effect, ChangeShared) and effect.verb == "gain")
+        if each or kind == "?":  # for each player: every player's own count, not added up here
+            self.sums[counter] = ("?", 0)
+        elif isinstance(amount, Num):
+            self.sums[counter] = (kind, n + amount.value if gains else n - amount.value)
+        elif not gains and isinstance(amount, own) and amount.counter == counter:
+            self.sums[counter] = ("to", 0)  # `lose your X Xs`: emptied
+        else:
+            self.sums[counter] = ("?", 0)
+
+    def back(self, counter: str, now: int | None) -> bool:
+        """Whether the counter stands where it was (or, emptied, at the position's value)."""
+        kind, n = self.sums.get(counter, ("by", 0))
+        return (kind == "by" and n == 0) or (kind == "to" and now == n)
+
+
+def surely_called(engine: Engine, top: Effect) -> list[tuple[Effect, str, bool]]:
+    """The statements of the procedures `top` calls on every way through it, in order,
+    each with its procedure's name and whether it runs for each player: a call in sequence
+    (in a block, for each player) is followed into the procedure, and so on; a call in a
+    branch, a loop or an option is not, as it may not have run (each procedure once)."""
+    out: list[tuple[Effect, str, bool]] = []
+    seen: set[int] = set()
+    todo: list[tuple[Effect, str, bool]] = [(top, "", False)]
+    while todo and len(out) < MAX_WALK:
+        e, via, each = todo.pop()
+        if isinstance(e, Call):
+            if e.proc.eid not in seen:
+                seen.add(e.proc.eid)
+                todo.append((e.proc.body, engine.rules.effects[e.proc.eid].text, each))
+            continue
+        if via:
+            out.append((e, via, each))
+        if isinstance(e, Block):
+            todo.extend((child, via, each) for child in reversed(e.children))
+        elif isinstance(e, Scope):
+            todo.append((e.body, via, each))
+        elif isinstance(e, ForPlayers):
+            todo.append((e.body, via, True))
+    return out
 
 
 MAX_WALK = 10_000  # effects looked at under one step: far beyond any phase's text

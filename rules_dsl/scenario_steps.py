@@ -18,11 +18,13 @@ from typing import Any
 import attrs
 
 from rules_dsl.effects.abilities import Announce
+from rules_dsl.effects.base import Effect
+from rules_dsl.effects.control import Call, Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
 from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of, where
-from rules_dsl.scenario_phase import phase_steps, steps_listed
+from rules_dsl.scenario_phase import phase_steps, steps_listed, steps_of
 from rules_dsl.state import GameState, Trace
 
 CHOOSE_KEYS = {"card", "zone", "player"}
@@ -105,26 +107,72 @@ class Stop:
 
 _PLAYER_MOMENT = re.compile(r"player ([0-9]{1,3}): *(\S+)")
 _BOUNDARY = re.compile(r"(start|end) of (\S+)")
-_AFTER_STEP = re.compile(r"after step ([0-9]{1,6}) of (\S+)")
+_AFTER_STEP = re.compile(r"after step ([0-9]{1,6}) of (\S+(?: \S+)?)")  # a phase, procedure or `CARD LABEL`
 
 
-def _after_step(engine: Engine, text: str, step: int, phase: str, where: str) -> Stop:
-    """`after step N of PHASE`: between the Nth and the next step of the phase's text."""
-    phases = [name for name, _ in engine.rules.phases]
-    if phase not in phases:
-        hint = suggest(phase, phases)
-        raise ScenarioError(
-            f"{where}: at: {text!r}: the pack has no phase {phase!r}"
-            + (f" ({hint})" if hint else f"; phases: {', '.join(phases)}")
+def texts_of_steps(engine: Engine) -> tuple[dict[str, tuple[Effect, ...]], dict[str, tuple[Effect, ...]]]:
+    """The texts whose steps an `at:` step may stand between, each with its steps: the
+    turn's phases and the deal's set-up and scoring (`deal-setup`, `deal-end`), which have a
+    start and an end of their own; and the procedures the rules call and the cards'
+    sections (`merchant PLAY`), which have not."""
+    rules = engine.rules
+    parts = {name: phase_steps(engine, name) for name, _ in rules.phases}
+    loop = rules.effects[rules.game_loop]
+    assert isinstance(loop, GameLoop)
+    if loop.deal_end is not None:
+        for name, body in (("deal-setup", loop.deal_setup), ("deal-end", loop.deal_scoring)):
+            if body >= 0:
+                parts[name] = steps_of(rules.effects[body])
+    procedures: dict[str, tuple[Effect, ...]] = {}
+    for e in rules.effects:
+        if isinstance(e, Call):
+            procedures.setdefault(rules.effects[e.proc.eid].text, steps_of(e.proc.body))
+    for ct in rules.cards:  # a card's section, `CARD LABEL`, wherever `do its LABEL` runs it
+        for eid in ct.sections.values():
+            scope = rules.effects[eid]
+            assert isinstance(scope, Scope)
+            procedures[scope.text] = steps_of(scope.body)
+    return parts, procedures
+
+
+def _after_step(engine: Engine, text: str, step: int, name: str, where: str) -> Stop:
+    """`after step N of NAME`: between the Nth and the next step of a phase's text (of the
+    deal's set-up or scoring), or right after the Nth step of a procedure's or a card
+    section's (`CARD LABEL`)."""
+    parts, procedures = texts_of_steps(engine)
+    if name in parts:
+        steps = parts[name]
+        if not 1 <= step < len(steps):
+            last = f"after step 1 to {len(steps) - 1} of {name}, or " if len(steps) > 1 else ""
+            raise ScenarioError(
+                f"{where}: at: {text!r}: phase {name} has {len(steps)} step{'s' if len(steps) > 1 else ''}; "
+                f"give {last}'end of {name}' (its steps: {steps_listed(steps)})"
+            )
+        return Stop(text, boundary=text)
+    if name in procedures:
+        steps = procedures[name]
+        what = "section" if " " in name else "procedure"
+        if len(steps) < 2 or not 1 <= step <= len(steps):
+            has = f"has {len(steps)} step{'s' if len(steps) > 1 else ''}"
+            give = (
+                f"give after step 1 to {len(steps)} of {name}"
+                if len(steps) > 1
+                else "there is no point inside it: look at the end of the step that runs it"
+            )
+            raise ScenarioError(
+                f"{where}: at: {text!r}: {what} {name} {has}; {give} (its steps: {steps_listed(steps)})"
+            )
+        return Stop(text, boundary=text)
+    hint = suggest(name, [*parts, *procedures])
+    called = sorted(p for p in procedures if " " not in p)
+    raise ScenarioError(
+        f"{where}: at: {text!r}: the pack has no phase, procedure or card section {name!r}"
+        + (
+            f" ({hint})"
+            if hint
+            else f"; phases: {', '.join(parts)}; procedures: {', '.join(called)}; a card's section is 'CARD LABEL'"
         )
-    steps = phase_steps(engine, phase)
-    if not 1 <= step < len(steps):
-        last = f"after step 1 to {len(steps) - 1} of {phase}, or " if len(steps) > 1 else ""
-        raise ScenarioError(
-            f"{where}: at: {text!r}: phase {phase} has {len(steps)} step{'s' if len(steps) > 1 else ''}; "
-            f"give {last}'end of {phase}' (its steps: {steps_listed(steps)})"
-        )
-    return Stop(text, boundary=text)
+    )
 
 
 def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
@@ -166,7 +214,8 @@ def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
     raise ScenarioError(
         f"{where}: at: {text!r} is no point inside a decision"
         + (f" ({hint})" if hint else "")
-        + "; give 'start of PHASE', 'end of PHASE', 'after step N of PHASE', 'end of turn', 'end of game' "
+        + "; give 'start of PHASE', 'end of PHASE', 'after step N of PHASE' (or of PROCEDURE, or CARD LABEL), "
+        + "'end of turn', 'end of game' "
         + f"or a moment ({known})"
     )
 

@@ -10,15 +10,17 @@ from typing import Any
 
 from rules_dsl.effects.abilities import ActivatedAbility, Listeners, StartLasting
 from rules_dsl.effects.base import Effect
+from rules_dsl.effects.primitives import Note
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
 from rules_dsl.rules import CardType
-from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of, where, zone_key
+from rules_dsl.scenario_expect import ScenarioError, check_keys, key_where, seat_of, where, zone_key
+from rules_dsl.scenario_names import lasting_names
 from rules_dsl.scenario_phase import within
 from rules_dsl.state import GameState, Lasting
 
 USED_KEYS = {"card", "player", "during"}
-LASTING_KEYS = {"card", "player", "section", "zone"}
+LASTING_KEYS = {"card", "player", "section", "zone", "names"}
 MAX_ENTRIES = 1000  # per key: far beyond any turn
 
 
@@ -28,6 +30,48 @@ def set_turn_state(engine: Engine, st: GameState, pos: dict[str, Any], path: str
         _use(engine, st, entry, at, path)
     for entry, at in _entries(pos, "rest-of-turn", LASTING_KEYS, path):
         _start(engine, st, entry, at, path)
+    _notes(engine, st, pos, path)
+
+
+def _notes(engine: Engine, st: GameState, pos: dict[str, Any], path: str) -> None:
+    """`notes: {SEAT: {NAME: [WORD, ...]}}`: what each player has noted (`note the kind as
+    sold`), which abilities read later (`if the kind is noted as sold`); given, it replaces
+    the player's notes of that name."""
+    given = pos.get("notes", {})
+    example = "such as {1: {sold: [water]}}"
+    if not isinstance(given, dict):
+        raise ScenarioError(f"{where(path, pos, 'notes')}position: notes gives each player's notes, {example}")
+    known = sorted({e.name for e in engine.rules.effects if isinstance(e, Note)})
+    for seat_key, notes in given.items():
+        place = where(path, given, seat_key)
+        try:
+            seat = seat_of(st, seat_key)
+        except ScenarioError as exc:
+            raise ScenarioError(f"{key_where(path, given, seat_key) or place}position: notes: {exc}") from None
+        if not isinstance(notes, dict):
+            raise ScenarioError(f"{place}position: notes: player {seat_key} has a mapping of notes, {example}")
+        for name, words in notes.items():
+            at = where(path, notes, name) or place
+            if name not in known:
+                at = key_where(path, notes, name) or at
+                hint = suggest(str(name), known)
+                listed = f"the pack notes: {', '.join(known)}" if known else "the pack notes nothing"
+                raise ScenarioError(
+                    f"{at}position: notes: no card or rule notes anything as {name!r}"
+                    + (f" ({hint})" if hint else "")
+                    + f"; {listed}"
+                )
+            if not isinstance(words, list) or not all(
+                isinstance(w, str | int) and not isinstance(w, bool) for w in words
+            ):
+                raise ScenarioError(f"{at}position: notes: {name} is a list of the words noted, such as [water]")
+            kept = list(dict.fromkeys(str(w) for w in words))  # each word once, as `note` keeps them
+            if len(kept) > MAX_ENTRIES:
+                raise ScenarioError(f"{at}position: notes: {name} lists more than {MAX_ENTRIES} words")
+            if kept:
+                st.notes[f"{name}.{seat}"] = kept
+            else:
+                st.notes.pop(f"{name}.{seat}", None)
 
 
 def _entries(pos: dict[str, Any], key: str, known: set[str], path: str) -> list[tuple[dict[str, Any], str]]:
@@ -154,9 +198,11 @@ def _start(engine: Engine, st: GameState, entry: dict[str, Any], at: str, path: 
         )
     seat = _seat(st, entry, path, at)
     src = _copy(engine, st, ct, seat, entry, path, at)
-    abilities: tuple[Effect, ...] = starts[0][1].abilities
+    label, start = starts[0]
+    names = lasting_names(engine, st, engine.rules.effects[ct.sections[label]], start, ct.id, seat, entry, path, at)
+    abilities: tuple[Effect, ...] = start.abilities
     for ab in abilities:
-        st.lasting.append(Lasting(ab.eid, seat, src, {}))
+        st.lasting.append(Lasting(ab.eid, seat, src, dict(names)))
 
 
 def _copy(engine: Engine, st: GameState, ct: CardType, seat: int, entry: dict[str, Any], path: str, at: str) -> int:

@@ -149,6 +149,12 @@ def test_print_base_every_copy_with_its_back_double_sided_cards_paired(
         )
         if os.environ.get("UPDATE_DOC_IMAGES"):
             shutil.copy(tmp_path / f"{name}.png", ROOT / "docs" / "images" / f"{name}.png")
+        # the README shows this page as the pack prints it now
+        from PIL import Image, ImageChops
+
+        with Image.open(tmp_path / f"{name}.png") as now, Image.open(ROOT / "docs" / "images" / f"{name}.png") as shown:
+            changed = ImageChops.difference(now.convert("RGB"), shown.convert("RGB")).getbbox()
+        assert changed is None, f"docs/images/{name}.png is out of date at {changed}: UPDATE_DOC_IMAGES=1 renews it"
 
 
 def test_print_backs_beside_their_fronts(tmp_path: Path, engine: Engine) -> None:

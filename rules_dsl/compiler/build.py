@@ -3,6 +3,7 @@ all problems are collected and reported together."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from rules_dsl.compiler.vocabulary import add_to_groups, read_vocabulary
 from rules_dsl.effects.abilities import WildGrant
 from rules_dsl.effects.base import Effect
 from rules_dsl.effects.choices import ChooseCard
-from rules_dsl.effects.control import Block, Scope, StepByStep
+from rules_dsl.effects.control import Block, Call, Scope, StepByStep
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.watching import reads
 from rules_dsl.errors import RulesError, suggest
@@ -145,6 +146,22 @@ def compile_with_expressions(paths: list[str], texts: dict[str, str]) -> tuple[R
     return rules, compiled
 
 
+def step_twins(
+    effects: list[Effect | None], deals: list[tuple[int, str]], scopes: Iterable[int], first: int
+) -> tuple[dict[int, int], list[tuple[int, str]]]:
+    """The deal's, the procedures' and the card sections' bodies of several steps (`scopes`:
+    the procedures' and sections' scopes), each with the id its twin run step by step while
+    a scenario watches (control.StepByStep) gets, counting from `first`: ({body id: twin
+    id}, [(body id, name)] in the twins' order). A section's name is `CARD LABEL`."""
+    named = list(deals)
+    for eid in scopes:
+        proc = effects[eid]
+        if isinstance(proc, Scope):
+            named.append((proc.body.eid, proc.text))
+    named = [(body, name) for body, name in named if isinstance(effects[body], Block)]
+    return {body: first + k for k, (body, _) in enumerate(named)}, named
+
+
 class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackChecks):
     # ---- entry -----------------------------------------------------------------
     def build(self) -> Rules | None:
@@ -256,6 +273,12 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         step_by_step = [-1] * len(bodies)
         for k, i in enumerate(several):
             step_by_step[i] = len(effects) + 1 + k
+        # so do a deal's set-up and scoring and the procedures, numbered after those
+        deal_body = -1 if deal_setup < 0 else effects[deal_setup].body.eid  # type: ignore[union-attr]
+        scoring_body = -1 if deal_scoring < 0 else effects[deal_scoring].body.eid  # type: ignore[union-attr]
+        deals = [(b, name) for b, name in ((deal_body, "deal-setup"), (scoring_body, "deal-end")) if b >= 0]
+        sections = [eid for ct in card_types for eid in ct.sections.values()]
+        twins, twinned = step_twins(effects, deals, [*sc.procs.values(), *sections], len(effects) + 1 + len(several))
         watched = tuple((t.name, t.cond) for t in triggers if t.at_once)
         reads_of = [reads(cond) for _, cond in watched]
         loop = GameLoop(
@@ -276,16 +299,28 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             frozenset().union(*(r.zones for r in reads_of if r is not None)),
             any(r is None for r in reads_of),
             watch_sizes=frozenset().union(*(r.sizes for r in reads_of if r is not None)),
-            deal_setup=-1 if deal_setup < 0 else effects[deal_setup].body.eid,  # type: ignore[union-attr]
+            deal_setup=deal_body,
             deal_end=deal_end,
-            deal_scoring=-1 if deal_scoring < 0 else effects[deal_scoring].body.eid,  # type: ignore[union-attr]
+            deal_scoring=scoring_body,
             coop_win=coop_win,
             modes=self._trigger_modes(triggers),
             step_by_step=tuple(step_by_step),
+            deal_setup_steps=twins.get(deal_body, -1),
+            deal_scoring_steps=twins.get(scoring_body, -1),
         )
         effects.append(loop)
         for i in several:
             effects.append(StepByStep(len(effects), f"{names[i]} phase, step by step", bodies[i], names[i]))
+        for body_eid, name in twinned:
+            assert twins[body_eid] == len(effects)  # the id the loop, the calls and the sections were given
+            effects.append(StepByStep(len(effects), f"{name}, step by step", body_eid, name))
+        for e in effects:
+            if isinstance(e, Call) and e.proc.body.eid in twins:
+                object.__setattr__(e, "steps_eid", twins[e.proc.body.eid])
+        for eid in sections:
+            scope = effects[eid]
+            if isinstance(scope, Scope) and scope.body.eid in twins:
+                object.__setattr__(scope, "steps_eid", twins[scope.body.eid])
         look = self.read_look(voc)
         if self.problems.items:
             return None

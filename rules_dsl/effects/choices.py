@@ -444,4 +444,5 @@ class DoSection(Effect):
             # a section absorbs its failures (this frame does, on its next step)
             scope = st.rules.effects[eid]
             assert isinstance(scope, Scope)
-            push(st, scope.body.eid, fr.player, card, scope=True)
+            body = scope.body.eid if st.trace is None or scope.steps_eid < 0 else scope.steps_eid
+            push(st, body, fr.player, card, scope=True)

@@ -128,16 +128,17 @@ class Block(Effect):
 
 @attrs.frozen(eq=False)
 class StepByStep(Effect):
-    """A phase's text of several steps (its top-level statements) as a scenario watching the
-    game runs it: the game loop enters it instead of the phase's block only while
-    `st.trace` is set (never in play, so play pays nothing for it). It runs the block one
-    step at a time and tells the watch "after step N of PHASE" as each step finishes
-    (docs/scenarios.md), so an `at:` step can look at the game between two steps."""
+    """A text of several steps (its top-level statements: a phase's, a deal's set-up or
+    scoring, a procedure's) as a scenario watching the game runs it: the game loop (or the
+    call) enters it instead of the text's block only while `st.trace` is set (never in
+    play). It runs the block one step at a time and tells the watch "after step N of NAME"
+    as each step finishes (docs/scenarios.md), so an `at:` step can look at the game
+    between two steps."""
 
     eid: int
     text: str
-    body: int  # the phase's block
-    phase: str
+    body: int  # the block
+    phase: str  # the name of the phase, deal part (deal-setup, deal-end) or procedure
     changes = True  # as the block: it runs atomic statements itself
 
     def step(self, st: GameState, fr: Frame) -> None:
@@ -186,6 +187,7 @@ class Scope(Effect):
     text: str
     body: Effect
     absorbs_failure: bool
+    steps_eid: int = -1  # a card section's body run step by step while a scenario watches (StepByStep; -1: none)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:
@@ -210,6 +212,7 @@ class Call(Effect):
     arg: NumExpr | None
     body_eid: int = -1  # the procedure's body (set by link: procedures are compiled after their calls)
     always: bool = False  # can_start is True whatever the state (set by link)
+    steps_eid: int = -1  # the body run step by step while a scenario watches (StepByStep; -1: none)
 
     def step(self, st: GameState, fr: Frame) -> None:
         # a tail call: this frame becomes the procedure's body, with the procedure's
@@ -220,7 +223,7 @@ class Call(Effect):
         if self.arg is not None:
             names["N"] = self.arg.num(st, fr)
         fr.vars = names
-        fr.eid = self.body_eid
+        fr.eid = self.body_eid if st.trace is None or self.steps_eid < 0 else self.steps_eid
         fr.pc = 0
         fr.data = None
 

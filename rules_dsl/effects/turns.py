@@ -55,6 +55,9 @@ class GameLoop(Effect):
     watch_sizes: frozenset[str] = frozenset()  # of watch_zones, those read beyond emptiness
     # of each, the body run step by step while a scenario watches (control.StepByStep; -1: none)
     step_by_step: tuple[int, ...] = ()
+    # the same for the deal's set-up and scoring bodies (-1: none)
+    deal_setup_steps: int = -1
+    deal_scoring_steps: int = -1
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -142,9 +145,12 @@ class GameLoop(Effect):
             fr.data = [DEAL_SCORED]
             if self.deal_scoring >= 0:
                 st.phase = "deal-end"
+                body = self.deal_scoring
                 if st.trace is not None:
                     st.trace.began(st, "deal-end")
-                push(st, self.deal_scoring, st.active, -1, scope=True)
+                    if self.deal_scoring_steps >= 0:  # a scenario may stop between its steps
+                        body = self.deal_scoring_steps
+                push(st, body, st.active, -1, scope=True)
             return
         self.next_turn(st, fr)
 
@@ -158,9 +164,12 @@ class GameLoop(Effect):
             if not (st.end_trigger and self.mode(st.end_trigger) == "after-turn") and self.deal_setup >= 0:
                 fr.data = [DEAL_SET_UP]
                 st.phase = "deal-setup"
+                body = self.deal_setup
                 if st.trace is not None:
                     st.trace.began(st, "deal-setup")
-                push(st, self.deal_setup, st.active, -1, scope=True)
+                    if self.deal_setup_steps >= 0:
+                        body = self.deal_setup_steps
+                push(st, body, st.active, -1, scope=True)
                 return
         fr.data = None
         self.next_turn(st, fr)
