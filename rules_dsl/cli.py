@@ -162,7 +162,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             terminal.echo(line)
     counted = f" with {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""
     terminal.say(
-        f"ok{counted}: {', '.join(folders)}: {len(rules.cards)} cards, {len(rules.effects)} effects, "
+        f"ok{counted}: {', '.join(folders)}: {len(rules.cards)} cards, {rules.written_effects()} effects, "
         f"packs {', '.join(rules.packs)}",
         style="green",
     )

@@ -206,3 +206,10 @@ class Rules:
     # what the packs write that can never happen (compiler/never.py): validate shows them
     warnings: tuple[PackProblem, ...] = ()
     look: Look = attrs.Factory(Look)  # colours, glyphs and display words of the cards (`look:`)
+
+    def written_effects(self) -> int:
+        """How many effects the packs' texts compiled to (what `validate` reports): not the
+        twins the engine adds to run a text step by step while a scenario watches."""
+        from rules_dsl.effects.control import StepByStep
+
+        return sum(not isinstance(e, StepByStep) for e in self.effects)

@@ -578,7 +578,7 @@ def test_validate_accepts_the_base_pack(engine: Engine, capsys: pytest.CaptureFi
     out, err = capsys.readouterr()
     assert err == ""
     rules = engine.rules
-    assert out == f"ok: {cards}: {len(rules.cards)} cards, {len(rules.effects)} effects, packs base\n"
+    assert out == f"ok: {cards}: {len(rules.cards)} cards, {rules.written_effects()} effects, packs base\n"
 
 
 # ---- illegal options --------------------------------------------------------------------

@@ -240,7 +240,7 @@ def test_validate_by_name(capsys: Capsys) -> None:
     assert code == 0, err
     rules = Engine.for_pack("base").rules
     folder = installed_packs()["base"].folder
-    assert out == f"ok: {folder}: {len(rules.cards)} cards, {len(rules.effects)} effects, packs base\n"
+    assert out == f"ok: {folder}: {len(rules.cards)} cards, {rules.written_effects()} effects, packs base\n"
 
 
 def test_validate_a_folder_finds_its_requirements_among_installed_packs(tmp_path: Path, capsys: Capsys) -> None:
