@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -213,3 +214,13 @@ class Rules:
         from rules_dsl.effects.control import StepByStep
 
         return sum(not isinstance(e, StepByStep) for e in self.effects)
+
+
+def ability_names(card_types: Iterable[CardType]) -> list[tuple[int, str]]:
+    """Each card's triggered and activated abilities: (body id, `CARD WHEN MOMENT` or `CARD
+    DURING WINDOW`), the names a scenario's `at: after step N of NAME` gives them."""
+    out = []
+    for ct in card_types:
+        out += [(t.body.eid, f"{ct.id} WHEN {t.moment}") for t in ct.triggers]
+        out += [(ab.body.eid, f"{ct.id} DURING {ab.window}") for ab in ct.activated]
+    return out

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from rules_dsl.effects.primitives import Note
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError, suggest
 from rules_dsl.state import GameState
@@ -44,6 +45,7 @@ EXPECT_KEYS = {
     "option-facts",
     "trace",
     "forced",
+    "notes",
 }
 CARD_KEYS = {"card", "face", "under", "tokens", "marks", "peeked-by"}
 LIST_FORMS = "a list, a size, {in-order: [...]}, {contains: [...], excludes: [...]} or {one-of: [...]}"
@@ -498,6 +500,7 @@ def check_expectations(
         checks.extend(_invariant_checks(engine, st, exp["invariants"], when))
     if "option-facts" in exp:
         checks.extend(_option_facts(engine, st, exp["option-facts"], when))
+    _check_notes(engine, st, exp.get("notes"), when, scalar)
     if "trace" in exp:
         if trace is None:
             raise ScenarioError("trace: is checked in a scenario's checkpoints and its final expect only")
@@ -509,6 +512,36 @@ def check_expectations(
     problems = engine.check(st, settled=settled)
     checks.append(Check(f"{when}: state consistent", not problems, "; ".join(problems[:3])))
     return checks
+
+
+def note_name_problem(engine: Engine, name: Any) -> str:
+    """Why `name` is no name the pack notes words under (`note the kind as NAME`), or ""."""
+    known = sorted({e.name for e in engine.rules.effects if isinstance(e, Note)})
+    if name in known:
+        return ""
+    hint = suggest(str(name), known)
+    listed = f"the pack notes: {', '.join(known)}" if known else "the pack notes nothing"
+    return f"no card or rule notes anything as {name!r}" + (f" ({hint})" if hint else "") + f"; {listed}"
+
+
+def noted_words(words: Any, name: Any, what: str) -> list[str]:
+    """A `notes:` list of the words noted under `name`, each once, as `note` keeps them."""
+    if not isinstance(words, list) or not all(isinstance(w, str | int) and not isinstance(w, bool) for w in words):
+        raise ScenarioError(f"{what}: {name} is a list of the words noted, such as [water]")
+    return list(dict.fromkeys(str(w) for w in words))
+
+
+def _check_notes(engine: Engine, st: GameState, given: Any, when: str, scalar: Any) -> None:
+    """`notes: {SEAT: {NAME: [WORD, ...]}}`: the words each player has noted under NAME, in
+    the order noted (`[]`: none), as a position states them."""
+    for seat_key, notes in mapping(given, "expect: notes", "{1: {sold: [water]}}").items():
+        seat = seat_of(st, seat_key)
+        for name, words in mapping(notes, f"expect: notes: {seat_key}", "{sold: [water]}").items():
+            problem = note_name_problem(engine, name)
+            if problem:
+                raise ScenarioError(f"expect: notes: {problem}")
+            wanted = noted_words(words, name, "expect: notes")
+            scalar(f"player {seat + 1}'s {name} notes", st.notes.get(f"{name}.{seat}", []), wanted)
 
 
 def _check_list(checks: list[Check], name: str, got: list[str], wanted: Any, key: str) -> None:

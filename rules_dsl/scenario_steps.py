@@ -23,6 +23,7 @@ from rules_dsl.effects.control import Call, Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
+from rules_dsl.rules import ability_names
 from rules_dsl.scenario_expect import ScenarioError, check_keys, seat_of, where
 from rules_dsl.scenario_phase import phase_steps, steps_listed, steps_of
 from rules_dsl.state import GameState, Trace
@@ -107,14 +108,16 @@ class Stop:
 
 _PLAYER_MOMENT = re.compile(r"player ([0-9]{1,3}): *(\S+)")
 _BOUNDARY = re.compile(r"(start|end) of (\S+)")
-_AFTER_STEP = re.compile(r"after step ([0-9]{1,6}) of (\S+(?: \S+)?)")  # a phase, procedure or `CARD LABEL`
+# a phase, a procedure, `CARD LABEL`, `CARD WHEN MOMENT` or `CARD DURING WINDOW`
+_AFTER_STEP = re.compile(r"after step ([0-9]{1,6}) of (\S+(?: \S+){0,3})")
 
 
 def texts_of_steps(engine: Engine) -> tuple[dict[str, tuple[Effect, ...]], dict[str, tuple[Effect, ...]]]:
     """The texts whose steps an `at:` step may stand between, each with its steps: the
     turn's phases and the deal's set-up and scoring (`deal-setup`, `deal-end`), which have a
-    start and an end of their own; and the procedures the rules call and the cards'
-    sections (`merchant PLAY`), which have not."""
+    start and an end of their own; and the procedures the rules call, the cards' sections
+    (`merchant PLAY`) and the cards' triggered and activated abilities (`CARD WHEN
+    MOMENT`, `CARD DURING WINDOW`), which have not."""
     rules = engine.rules
     parts = {name: phase_steps(engine, name) for name, _ in rules.phases}
     loop = rules.effects[rules.game_loop]
@@ -132,6 +135,8 @@ def texts_of_steps(engine: Engine) -> tuple[dict[str, tuple[Effect, ...]], dict[
             scope = rules.effects[eid]
             assert isinstance(scope, Scope)
             procedures[scope.text] = steps_of(scope.body)
+    for body, name in ability_names(rules.cards):  # wherever the moment or the window comes
+        procedures.setdefault(name, steps_of(rules.effects[body]))
     return parts, procedures
 
 
@@ -151,7 +156,7 @@ def _after_step(engine: Engine, text: str, step: int, name: str, where: str) -> 
         return Stop(text, boundary=text)
     if name in procedures:
         steps = procedures[name]
-        what = "section" if " " in name else "procedure"
+        what = "ability" if re.search(" (WHEN|DURING) ", name) else "section" if " " in name else "procedure"
         if len(steps) < 2 or not 1 <= step <= len(steps):
             has = f"has {len(steps)} step{'s' if len(steps) > 1 else ''}"
             give = (
@@ -170,7 +175,8 @@ def _after_step(engine: Engine, text: str, step: int, name: str, where: str) -> 
         + (
             f" ({hint})"
             if hint
-            else f"; phases: {', '.join(parts)}; procedures: {', '.join(called)}; a card's section is 'CARD LABEL'"
+            else f"; phases: {', '.join(parts)}; procedures: {', '.join(called)}; a card's section is 'CARD LABEL', "
+            "its abilities 'CARD WHEN MOMENT' and 'CARD DURING WINDOW'"
         )
     )
 
@@ -214,7 +220,8 @@ def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
     raise ScenarioError(
         f"{where}: at: {text!r} is no point inside a decision"
         + (f" ({hint})" if hint else "")
-        + "; give 'start of PHASE', 'end of PHASE', 'after step N of PHASE' (or of PROCEDURE, or CARD LABEL), "
+        + "; give 'start of PHASE', 'end of PHASE', 'after step N of PHASE' (or of PROCEDURE, CARD LABEL, "
+        + "CARD WHEN MOMENT or CARD DURING WINDOW), "
         + "'end of turn', 'end of game' "
         + f"or a moment ({known})"
     )

@@ -10,11 +10,19 @@ from typing import Any
 
 from rules_dsl.effects.abilities import ActivatedAbility, Listeners, StartLasting
 from rules_dsl.effects.base import Effect
-from rules_dsl.effects.primitives import Note
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
 from rules_dsl.rules import CardType
-from rules_dsl.scenario_expect import ScenarioError, check_keys, key_where, seat_of, where, zone_key
+from rules_dsl.scenario_expect import (
+    ScenarioError,
+    check_keys,
+    key_where,
+    note_name_problem,
+    noted_words,
+    seat_of,
+    where,
+    zone_key,
+)
 from rules_dsl.scenario_names import lasting_names
 from rules_dsl.scenario_phase import within
 from rules_dsl.state import GameState, Lasting
@@ -41,7 +49,6 @@ def _notes(engine: Engine, st: GameState, pos: dict[str, Any], path: str) -> Non
     example = "such as {1: {sold: [water]}}"
     if not isinstance(given, dict):
         raise ScenarioError(f"{where(path, pos, 'notes')}position: notes gives each player's notes, {example}")
-    known = sorted({e.name for e in engine.rules.effects if isinstance(e, Note)})
     for seat_key, notes in given.items():
         place = where(path, given, seat_key)
         try:
@@ -52,20 +59,10 @@ def _notes(engine: Engine, st: GameState, pos: dict[str, Any], path: str) -> Non
             raise ScenarioError(f"{place}position: notes: player {seat_key} has a mapping of notes, {example}")
         for name, words in notes.items():
             at = where(path, notes, name) or place
-            if name not in known:
-                at = key_where(path, notes, name) or at
-                hint = suggest(str(name), known)
-                listed = f"the pack notes: {', '.join(known)}" if known else "the pack notes nothing"
-                raise ScenarioError(
-                    f"{at}position: notes: no card or rule notes anything as {name!r}"
-                    + (f" ({hint})" if hint else "")
-                    + f"; {listed}"
-                )
-            if not isinstance(words, list) or not all(
-                isinstance(w, str | int) and not isinstance(w, bool) for w in words
-            ):
-                raise ScenarioError(f"{at}position: notes: {name} is a list of the words noted, such as [water]")
-            kept = list(dict.fromkeys(str(w) for w in words))  # each word once, as `note` keeps them
+            problem = note_name_problem(engine, name)
+            if problem:
+                raise ScenarioError(f"{key_where(path, notes, name) or at}position: notes: {problem}")
+            kept = noted_words(words, name, f"{at}position: notes")
             if len(kept) > MAX_ENTRIES:
                 raise ScenarioError(f"{at}position: notes: {name} lists more than {MAX_ENTRIES} words")
             if kept:

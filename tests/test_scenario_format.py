@@ -847,3 +847,57 @@ def test_a_position_states_what_each_player_has_noted(tmp_path: Path) -> None:
             if text.strip().startswith(line)
         ]
         assert f"{path}:{lines[-1]}:" in bad and message in bad, bad
+
+
+def test_at_after_a_step_of_a_cards_triggered_or_activated_ability(tmp_path: Path) -> None:
+    data = load("after_a_step_of_an_ability.yaml")
+    assert failures(run(data)) == []
+    data["decisions"][2]["expect"]["counters"]["buy"] = [2, 0]  # the Buy comes at step 2
+    assert any(
+        "(after step 1 of patron WHEN play-treasure): counter buy: expected [2, 0], got [1, 0]" in b
+        for b in failures(run(data))
+    )
+    data = load("after_a_step_of_an_activated_ability.yaml")
+    assert failures(run(data)) == []
+    data["decisions"][2]["expect"]["counters"]["influence"] = [1, 0]  # the influence comes at step 2
+    assert any(
+        "(after step 1 of weapon-emporium DURING trade-in): counter influence: expected [1, 0], got [0, 0]" in b
+        for b in failures(run(data))
+    )
+    data = load("after_a_step_of_an_ability.yaml")
+    at_errors(
+        tmp_path,
+        data,
+        [
+            (
+                "after step 3 of patron WHEN play-treasure",
+                "ability patron WHEN play-treasure has 2 steps; give after step 1 to 2 of patron WHEN play-treasure",
+            ),
+            (
+                "after step 1 of patron WHEN suffer-attack",
+                "no phase, procedure or card section 'patron WHEN suffer-attack' "
+                "(did you mean 'patron WHEN play-treasure'?)",
+            ),
+        ],
+    )
+
+
+def test_expect_checks_what_each_player_has_noted(tmp_path: Path) -> None:
+    data = load("expect_notes.yaml")
+    assert failures(run(data)) == []
+    data["expect"]["notes"] = {1: {"traded": ["food", "water"]}}  # cleared at the cleanup's beginning
+    assert any("player 1's traded notes: expected ['food', 'water'], got []" in b for b in failures(run(data)))
+    data = load("expect_notes.yaml")
+    data["decisions"][10]["expect"]["notes"] = {1: {"traded": ["water", "food"]}}  # in the order noted
+    assert any(
+        "player 1's traded notes: expected ['water', 'food'], got ['food', 'water']" in b for b in failures(run(data))
+    )
+    for notes, message in [
+        ({1: {"tradd": []}}, "expect: notes: no card or rule notes anything as 'tradd' (did you mean 'traded'?)"),
+        ({3: {"traded": []}}, "players are numbered 1..2"),
+        ({1: {"traded": "food"}}, "expect: notes: traded is a list of the words noted"),
+    ]:
+        data = load("expect_notes.yaml")
+        data["expect"]["notes"] = notes
+        (bad,) = failures(run(data))
+        assert message in bad, bad

@@ -32,7 +32,7 @@ from rules_dsl.errors import RulesError, suggest
 from rules_dsl.packs.loader import Problems, find_pack_folders, load_pack
 from rules_dsl.packs.model import Loc, Located, PackSource
 from rules_dsl.parser import parse
-from rules_dsl.rules import Rules
+from rules_dsl.rules import Rules, ability_names
 
 # Re-exported: imported from here by the CLI, tests and tools.
 __all__ = [
@@ -147,17 +147,24 @@ def compile_with_expressions(paths: list[str], texts: dict[str, str]) -> tuple[R
 
 
 def step_twins(
-    effects: list[Effect | None], deals: list[tuple[int, str]], scopes: Iterable[int], first: int
+    effects: list[Effect | None],
+    deals: list[tuple[int, str]],
+    scopes: Iterable[int],
+    first: int,
+    abilities: Iterable[tuple[int, str]] = (),
 ) -> tuple[dict[int, int], list[tuple[int, str]]]:
-    """The deal's, the procedures' and the card sections' bodies of several steps (`scopes`:
-    the procedures' and sections' scopes), each with the id its twin run step by step while
-    a scenario watches (control.StepByStep) gets, counting from `first`: ({body id: twin
-    id}, [(body id, name)] in the twins' order). A section's name is `CARD LABEL`."""
+    """The deal's, the procedures', the card sections' and the cards' abilities' bodies of
+    several steps (`scopes`: the procedures' and sections' scopes; `abilities`: (body id,
+    name)), each with the id its twin run step by step while a scenario watches
+    (control.StepByStep) gets, counting from `first`: ({body id: twin id}, [(body id, name)]
+    in the twins' order). A section's name is `CARD LABEL`, an ability's `CARD WHEN MOMENT`
+    or `CARD DURING WINDOW`."""
     named = list(deals)
     for eid in scopes:
         proc = effects[eid]
         if isinstance(proc, Scope):
             named.append((proc.body.eid, proc.text))
+    named += abilities
     named = [(body, name) for body, name in named if isinstance(effects[body], Block)]
     return {body: first + k for k, (body, _) in enumerate(named)}, named
 
@@ -278,7 +285,9 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         scoring_body = -1 if deal_scoring < 0 else effects[deal_scoring].body.eid  # type: ignore[union-attr]
         deals = [(b, name) for b, name in ((deal_body, "deal-setup"), (scoring_body, "deal-end")) if b >= 0]
         sections = [eid for ct in card_types for eid in ct.sections.values()]
-        twins, twinned = step_twins(effects, deals, [*sc.procs.values(), *sections], len(effects) + 1 + len(several))
+        abilities = ability_names(card_types)
+        first_twin = len(effects) + 1 + len(several)
+        twins, twinned = step_twins(effects, deals, [*sc.procs.values(), *sections], first_twin, abilities)
         watched = tuple((t.name, t.cond) for t in triggers if t.at_once)
         reads_of = [reads(cond) for _, cond in watched]
         loop = GameLoop(
@@ -321,6 +330,8 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             scope = effects[eid]
             if isinstance(scope, Scope) and scope.body.eid in twins:
                 object.__setattr__(scope, "steps_eid", twins[scope.body.eid])
+        # the abilities' bodies, which Announce and the activated abilities' uses push
+        sc.listeners.twins.update((body, twins[body]) for body, _ in abilities if body in twins)
         look = self.read_look(voc)
         if self.problems.items:
             return None

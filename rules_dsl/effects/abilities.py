@@ -40,6 +40,9 @@ class Listeners:
     # (replacement ability, pass label) -> its block compiled to ask that pass first, for an
     # event that `you may` asks first (docs/dsl.md#replacement-abilities-instead-of-prevent)
     declinable: dict[tuple[int, str], int] = attrs.Factory(dict)
+    # a card's triggered or activated ability's body of several steps -> its twin run step
+    # by step while a scenario watches (control.StepByStep, `after step N of CARD WHEN MOMENT`)
+    twins: dict[int, int] = attrs.Factory(dict)
 
 
 @attrs.frozen(eq=False)
@@ -170,14 +173,15 @@ def usable(st: GameState, fr: Frame, window: str, lis: Listeners) -> list[tuple[
     return out
 
 
-def _run(st: GameState, fr: Frame, value: Any) -> None:
+def _run(st: GameState, fr: Frame, value: Any, lis: Listeners) -> None:
     """Use the chosen ability: `[card, eid]`. A once-per-turn use is remembered."""
     card, eid = value
     ab = st.rules.effects[eid]
     assert isinstance(ab, ActivatedAbility)
     if ab.once:
         st.used.append(f"{eid}:{card}")
-    st.frames.append(frame(ab.body.eid, fr.player, card, {}))
+    body = ab.body.eid if st.trace is None else lis.twins.get(ab.body.eid, ab.body.eid)
+    st.frames.append(frame(body, fr.player, card, {}))
 
 
 @attrs.frozen(eq=False)
@@ -210,6 +214,8 @@ class Announce(Effect):
             st.frames.pop()
             return
         eid, player, src, names = fr.data.pop(0)
+        if st.trace is not None:  # a scenario watches: the body step by step, if it has a twin
+            eid = self.listeners.twins.get(eid, eid)
         st.frames.append(frame(eid, player, src, dict(names)))
 
     def collect(self, st: GameState, fr: Frame) -> list[Any]:
@@ -276,7 +282,7 @@ class UseAbilities(Effect):
         if value is None:
             st.frames.pop()
             return
-        _run(st, fr, value)
+        _run(st, fr, value, self.listeners)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return True
@@ -324,7 +330,7 @@ class UseAbility(Effect):
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1
-        _run(st, fr, value)
+        _run(st, fr, value, self.listeners)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return bool(usable(st, fr, self.window, self.listeners))
