@@ -211,9 +211,9 @@ class Rules:
     def written_effects(self) -> int:
         """How many effects the packs' texts compiled to (what `validate` reports): not the
         twins the engine adds to run a text step by step while a scenario watches."""
-        from rules_dsl.effects.control import StepByStep
+        from rules_dsl.effects.control import EachIteration, StepByStep
 
-        return sum(not isinstance(e, StepByStep) for e in self.effects)
+        return sum(not isinstance(e, StepByStep | EachIteration) for e in self.effects)
 
 
 def ability_names(card_types: Iterable[CardType]) -> list[tuple[int, str]]:

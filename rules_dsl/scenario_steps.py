@@ -19,7 +19,7 @@ import attrs
 
 from rules_dsl.effects.abilities import Announce
 from rules_dsl.effects.base import Effect
-from rules_dsl.effects.control import Call, Scope
+from rules_dsl.effects.control import LOOPS, Call, ForPlayers, Scope
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.engine import Engine
 from rules_dsl.errors import suggest
@@ -110,6 +110,7 @@ _PLAYER_MOMENT = re.compile(r"player ([0-9]{1,3}): *(\S+)")
 _BOUNDARY = re.compile(r"(start|end) of (\S+)")
 # a phase, a procedure, `CARD LABEL`, `CARD WHEN MOMENT` or `CARD DURING WINDOW`
 _AFTER_STEP = re.compile(r"after step ([0-9]{1,6}) of (\S+(?: \S+){0,3})")
+_AFTER_ITERATION = re.compile(r"after iteration ([0-9]{1,6}) of step ([0-9]{1,6}) of (\S+(?: \S+){0,3})")
 
 
 def texts_of_steps(engine: Engine) -> tuple[dict[str, tuple[Effect, ...]], dict[str, tuple[Effect, ...]]]:
@@ -168,9 +169,14 @@ def _after_step(engine: Engine, text: str, step: int, name: str, where: str) -> 
                 f"{where}: at: {text!r}: {what} {name} {has}; {give} (its steps: {steps_listed(steps)})"
             )
         return Stop(text, boundary=text)
+    raise _no_text(text, name, parts, procedures, where)
+
+
+def _no_text(text: str, name: str, parts: dict[str, Any], procedures: dict[str, Any], where: str) -> ScenarioError:
+    """The error for an `at:` point naming no phase, procedure or card text."""
     hint = suggest(name, [*parts, *procedures])
     called = sorted(p for p in procedures if " " not in p)
-    raise ScenarioError(
+    return ScenarioError(
         f"{where}: at: {text!r}: the pack has no phase, procedure or card section {name!r}"
         + (
             f" ({hint})"
@@ -179,6 +185,38 @@ def _after_step(engine: Engine, text: str, step: int, name: str, where: str) -> 
             "its abilities 'CARD WHEN MOMENT' and 'CARD DURING WINDOW'"
         )
     )
+
+
+def _after_iteration(engine: Engine, text: str, n: int, k: int, name: str, where: str) -> Stop:
+    """`after iteration N of step K of NAME`: the Nth iteration of the loop that is step K
+    of a text of several steps (a phase's, a deal part's, a procedure's, a card's section
+    or ability) has ended, before the next one begins (or the loop ends)."""
+    parts, procedures = texts_of_steps(engine)
+    steps = parts.get(name, procedures.get(name))
+    if steps is None:
+        raise _no_text(text, name, parts, procedures, where)
+    at = f"{where}: at: {text!r}: "
+    if len(steps) < 2:
+        raise ScenarioError(
+            f"{at}{name} is one step: the iterations of a loop are looked at in a text of several "
+            f"steps; look at the end of the step that runs it (its steps: {steps_listed(steps)})"
+        )
+    if not 1 <= k <= len(steps):
+        raise ScenarioError(f"{at}{name} has {len(steps)} steps (its steps: {steps_listed(steps)})")
+    loop = steps[k - 1]
+    if not isinstance(loop, LOOPS):
+        raise ScenarioError(
+            f"{at}step {k} of {name} is no loop (repeat, while, any number of times, for each); "
+            f"its steps: {steps_listed(steps)}"
+        )
+    if isinstance(loop, ForPlayers) and loop.whole:
+        raise ScenarioError(
+            f"{at}step {k} of {name} runs for every player in one go (its text never asks): "
+            "there is no point between its iterations; look after the step"
+        )
+    if n < 1:
+        raise ScenarioError(f"{at}iterations are counted from 1")
+    return Stop(text, boundary=f"after iteration {n} of step {k} of {name}")
 
 
 def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
@@ -198,6 +236,9 @@ def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
     points = [*(f"{side} of {p}" for p in phases for side in ("start", "end")), "end of turn", "end of game"]
     if text in points:
         return Stop(text, boundary=text)
+    each = _AFTER_ITERATION.fullmatch(text)
+    if each:
+        return _after_iteration(engine, text, int(each.group(1)), int(each.group(2)), each.group(3), where)
     after = _AFTER_STEP.fullmatch(text)
     if after:
         return _after_step(engine, text, int(after.group(1)), after.group(2), where)
@@ -221,7 +262,7 @@ def parse_stop(engine: Engine, players: int, text: Any, where: str) -> Stop:
         f"{where}: at: {text!r} is no point inside a decision"
         + (f" ({hint})" if hint else "")
         + "; give 'start of PHASE', 'end of PHASE', 'after step N of PHASE' (or of PROCEDURE, CARD LABEL, "
-        + "CARD WHEN MOMENT or CARD DURING WINDOW), "
+        + "CARD WHEN MOMENT or CARD DURING WINDOW), 'after iteration N of step K of NAME', "
         + "'end of turn', 'end of game' "
         + f"or a moment ({known})"
     )

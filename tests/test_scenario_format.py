@@ -901,3 +901,29 @@ def test_expect_checks_what_each_player_has_noted(tmp_path: Path) -> None:
         data["expect"]["notes"] = notes
         (bad,) = failures(run(data))
         assert message in bad, bad
+
+
+def test_at_after_an_iteration_of_a_loop(tmp_path: Path) -> None:
+    data = load("after_an_iteration_of_a_loop.yaml")
+    assert failures(run(data)) == []
+    data["decisions"][1]["expect"]["counters"]["coin"] = [3, 0]  # the Silver is not played yet
+    assert any(
+        "(after iteration 1 of step 1 of buy): counter coin: expected [3, 0], got [1, 0]" in b
+        for b in failures(run(data))
+    )
+    data = load("after_an_iteration_of_a_loop.yaml")
+    data["decisions"][3]["at"] = "after iteration 3 of step 1 of buy"  # two Treasures, two iterations
+    assert any("did not pass 'after iteration 3 of step 1 of buy'" in b for b in failures(run(data)))
+    data = load("after_an_iteration_of_a_loop.yaml")
+    at_errors(
+        tmp_path,
+        data,
+        [
+            ("after iteration 1 of step 3 of buy", "buy has 2 steps"),
+            ("after iteration 1 of step 1 of action", "step 1 of action is no loop"),
+            ("after iteration 1 of step 1 of gain-a-card-costing-up-to", "is no loop"),
+            ("after iteration 1 of step 1 of discard-down-to", "discard-down-to is one step"),
+            ("after iteration 0 of step 1 of buy", "iterations are counted from 1"),
+            ("after iteration 1 of step 1 of bye", "no phase, procedure or card section 'bye' (did you mean 'buy'?)"),
+        ],
+    )

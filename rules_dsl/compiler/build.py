@@ -25,7 +25,7 @@ from rules_dsl.compiler.vocabulary import add_to_groups, read_vocabulary
 from rules_dsl.effects.abilities import WildGrant
 from rules_dsl.effects.base import Effect
 from rules_dsl.effects.choices import ChooseCard
-from rules_dsl.effects.control import Block, Call, Scope, StepByStep
+from rules_dsl.effects.control import LOOPS, Block, Call, EachIteration, Scope, StepByStep
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.watching import reads
 from rules_dsl.errors import RulesError, suggest
@@ -167,6 +167,22 @@ def step_twins(
     named += abilities
     named = [(body, name) for body, name in named if isinstance(effects[body], Block)]
     return {body: first + k for k, (body, _) in enumerate(named)}, named
+
+
+def loop_twins(effects: list[Effect | None], steps: StepByStep) -> tuple[int, ...]:
+    """Append an EachIteration twin for each step of `steps`' block that is a loop; per
+    step, its twin's id (-1: not a loop)."""
+    block = effects[steps.body]
+    assert isinstance(block, Block)
+    out = []
+    for k, child in enumerate(block.children, 1):
+        if not isinstance(child, LOOPS):
+            out.append(-1)
+            continue
+        out.append(len(effects))
+        name = f"step {k} of {steps.phase}"
+        effects.append(EachIteration(len(effects), f"{name}, iteration by iteration", child.eid, name))
+    return tuple(out) if any(t >= 0 for t in out) else ()
 
 
 class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackChecks):
@@ -323,6 +339,11 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         for body_eid, name in twinned:
             assert twins[body_eid] == len(effects)  # the id the loop, the calls and the sections were given
             effects.append(StepByStep(len(effects), f"{name}, step by step", body_eid, name))
+        # the loops that are steps of those texts get a twin that tells each iteration's
+        # end, numbered after them
+        for e in list(effects):
+            if isinstance(e, StepByStep):
+                object.__setattr__(e, "loops", loop_twins(effects, e))
         for e in effects:
             if isinstance(e, Call) and e.proc.body.eid in twins:
                 object.__setattr__(e, "steps_eid", twins[e.proc.body.eid])

@@ -139,6 +139,8 @@ class StepByStep(Effect):
     text: str
     body: int  # the block
     phase: str  # the name of the phase, deal part (deal-setup, deal-end) or procedure
+    # per step, the twin of the loop that step is (EachIteration; -1: none)
+    loops: tuple[int, ...] = ()
     changes = True  # as the block: it runs atomic statements itself
 
     def step(self, st: GameState, fr: Frame) -> None:
@@ -160,14 +162,47 @@ class StepByStep(Effect):
                 block.step(st, fr)  # passes the failure up, or ends the phase
                 return
             depth = len(frames)
-            # a block of this one step: it runs it as the whole block would, then ends
-            Block.step(Block(block.eid, block.text, block.children, block.kinds, plan[: done + 1]), st, fr)
+            # a block of this one step: it runs it as the whole block would, then ends (a
+            # loop: its twin, in a frame of its own, which tells each iteration's end)
+            steps = plan[: done + 1]
+            if self.loops and self.loops[done] >= 0:
+                steps = (*plan[:done], (st.rules.effects[self.loops[done]], PUSH))
+            Block.step(Block(block.eid, block.text, block.children, block.kinds, steps), st, fr)
             if len(frames) != depth - 1 or st.failed or st.pending is not None:
                 return  # the step goes on in its own frame (or asks, or failed)
             frames.append(fr)  # the step ran on the spot: the phase goes on
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return st.rules.effects[self.body].can_start(st, fr)
+
+
+@attrs.frozen(eq=False)
+class EachIteration(Effect):
+    """A loop that is a step of a text StepByStep runs (`repeat`, `while`, `any number of
+    times`, `for each player`, `for each card`), as a scenario watching the game runs it:
+    the loop's own step, telling the watch "after iteration N of step K of NAME" as each
+    iteration ends (not one that failed or was declined, which ends the loop). Its frame's
+    pc counts the iterations begun (the loops leave pc alone)."""
+
+    eid: int
+    text: str
+    loop: int  # the loop effect
+    name: str  # "step K of NAME"
+    changes = True
+
+    def step(self, st: GameState, fr: Frame) -> None:
+        loop = st.rules.effects[self.loop]
+        trace = st.trace
+        if trace is not None and fr.pc and not st.failed:
+            trace.reached(st, f"after iteration {fr.pc} of {self.name}")
+        frames = st.frames
+        depth = len(frames)
+        loop.step(st, fr)
+        if len(frames) >= depth and frames[depth - 1] is fr:  # the loop goes on: an iteration began
+            fr.pc += 1
+
+    def can_start(self, st: GameState, fr: Frame) -> bool:
+        return st.rules.effects[self.loop].can_start(st, fr)
 
 
 class Guard(Effect):
@@ -556,3 +591,6 @@ def enter(st: GameState, body: Effect, player: int, src: int, scope: dict[str, A
     st.frames.append(top)
     if at_once or type(body) in REWRITES:
         body.step(st, top)
+
+
+LOOPS = (Loop, ForPlayers, ForCards)  # the loop effects an EachIteration runs
