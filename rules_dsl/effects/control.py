@@ -188,7 +188,8 @@ class EachIteration(Effect):
     text: str
     loop: int  # the loop effect
     name: str  # "step K of NAME"
-    changes = True
+    # `changes` False, as the loops': their step only starts an iteration (where end
+    # triggers are tested between steps, link lets no loop step its body at once)
 
     def step(self, st: GameState, fr: Frame) -> None:
         loop = st.rules.effects[self.loop]
