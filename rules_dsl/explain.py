@@ -17,6 +17,8 @@ _SKIP = {
     "else_kind",
     "body_eid",
     "steps_eid",
+    "twins",  # the scenarios' step-by-step twins (compiler/build.py)
+    "loops",
     "always",
     "at_once",
     "guards",
