@@ -19,6 +19,7 @@ _SKIP = {
     "steps_eid",
     "twins",  # the scenarios' step-by-step twins (compiler/build.py)
     "loops",
+    "plan",  # a block's (child, kind) pairs: its statements, shown as such
     "always",
     "at_once",
     "guards",

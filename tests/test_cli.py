@@ -91,6 +91,15 @@ def test_cards_shows_one_card_with_its_compiled_tree(capsys: Capsys) -> None:
     assert any("counter='fighter'" in line for line in tree)
 
 
+def test_cards_shows_each_card_without_the_effect_table_it_links_to(capsys: Capsys) -> None:
+    # a derived field that reprs linked effects prints the whole table, in an order that
+    # changed with the hash seed (Block.plan once did)
+    code, out, _ = run(capsys, "cards", "--pack", "escalation", "survey", "colonize", "warfare", "research")
+    assert code == 0
+    assert "table=[" not in out
+    assert max(len(line) for line in out.splitlines()) < 400
+
+
 def test_cards_shows_every_section_of_a_role(capsys: Capsys) -> None:
     code, out, _ = run(capsys, "cards", "warfare-role", "survey")
     assert code == 0
