@@ -47,7 +47,10 @@ def effect_tree(effect: Any, indent: int = 0, seen: set[int] | None = None) -> l
         if isinstance(value, tuple) and value and all(attrs.has(type(x)) for x in value) or attrs.has(type(value)):
             nested.append((f.name, value))
         elif value not in (None, "", (), False, -1):
-            simple.append(f"{f.name}={value!r}")
+            if isinstance(value, (set, frozenset)) and value:  # in a stable order, not the hash seed's
+                simple.append(f"{f.name}={{{', '.join(map(repr, sorted(value, key=repr)))}}}")
+            else:
+                simple.append(f"{f.name}={value!r}")
     head = f"{pad}{name}" + (f" #{effect.eid}" if isinstance(effect, Effect) else "")
     if simple:
         head += " " + " ".join(simple)

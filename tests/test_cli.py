@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +99,17 @@ def test_cards_shows_each_card_without_the_effect_table_it_links_to(capsys: Caps
     assert code == 0
     assert "table=[" not in out
     assert max(len(line) for line in out.splitlines()) < 400
+
+
+def test_cards_prints_the_same_whatever_the_hash_seed() -> None:
+    def cards(seed: str) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        argv = [sys.executable, "-m", "rules_dsl", "cards", "--pack", "escalation", "scientific-discovery"]
+        return subprocess.run(argv, capture_output=True, text=True, env=env, check=True).stdout
+
+    first = cards("1")
+    assert "moments={" in first
+    assert all(cards(seed) == first for seed in ("2", "3"))
 
 
 def test_cards_shows_every_section_of_a_role(capsys: Capsys) -> None:
