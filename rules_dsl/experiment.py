@@ -475,8 +475,8 @@ def command(args: Any) -> int:
                     if plain["choices"]["offered"][seat].get(a.subject, 0):
                         jobs.append((a, seed, branch_of(plain, a.subject)))
                     else:
-                        unsteered = {k: v for k, v in plain.items() if k != "log"}
-                        add({**unsteered, "experiment": {**a.tag(seat), "unsteered": True}})
+                        game = {k: v for k, v in plain.items() if k != "log"}
+                        add({**game, "experiment": {**a.tag(seat), "unsteered": True}})
         else:
             jobs = [(a, s, ()) for a in arms for s in seeds if (a.key(), s) not in done]
         played += len(play(jobs, "experimenting"))
