@@ -506,10 +506,12 @@ def command(args: Any) -> int:
     if args.json:
         terminal.print_json(data)
         return 1 if failures else 0
+    followed = arms[0].policy
     title = (
         f"{rules.name}: experiment, {args.players} players, bots {','.join(bots)}, {args.games} games an arm "
         f"(seeds {args.seed}..{args.seed + args.games - 1}, the steered seat rotated)"
-        + (f", the steered seat playing the policy {data['policy']}" if data["policy"] else "")
+        # the policy by its name: its text (maybe long, maybe several lines) is in --json and the results
+        + (f", the steered seat playing the policy {followed[0]!r}" if followed and args.cards else "")
     )
     terminal.say(title, "bold")
     terminal.say("-" * len(title))

@@ -128,7 +128,9 @@ def test_with_a_policy_the_seed_is_played_once_without_the_card_rule(tmp_path: P
     out = tmp_path / "e.jsonl"
     policy = ("hand", "the number of cards in your hand")
     argv = ["improved-survey-st", "--pack", "base", "--games", "2", "--out", str(out), "--policy", "=".join(policy)]
-    assert run(capsys, *ARGS, *argv)[0] == 0
+    code, text, _ = run(capsys, *ARGS, *argv)
+    assert code == 0 and "the steered seat playing the policy 'hand'" in text
+    assert "the number of cards in your hand" not in text  # the table's title names the policy only
     records = _records(out)
     assert [r["experiment"]["kind"] for r in records] == ["baseline"] * 2 + ["card"] * 4
     assert {r["experiment"]["policy"] for r in records} == {"hand=the number of cards in your hand"}
