@@ -71,6 +71,10 @@ def test_an_arm_never_offered_its_card_is_the_unsteered_game(tmp_path: Path, cap
         e = r["experiment"]
         played = play_arm(Arm(batch, "card", e["subject"], e["arm"]), r["seed"])
         assert {**played, "experiment": None} == {**r, "experiment": None}
+    # the report's table says so; its plot draws no bar for a card never offered
+    report.build([str(out)], tmp_path / "report")
+    assert "never offered to the steered seat" in (tmp_path / "report" / "index.html").read_text()
+    assert not (tmp_path / "report" / "card-impact.png").exists()
 
 
 def test_an_arm_goes_on_from_the_decision_that_first_offered_its_card(tmp_path: Path, capsys: Capsys) -> None:
