@@ -82,8 +82,12 @@ def engine_for(paths: tuple[str, ...], policy: tuple[str, str] | None) -> tuple[
         return _engines[key]
 
 
-def play_arm(arm: Arm, seed: int) -> dict[str, Any]:
-    """One game of an arm: the seat `seed mod players` steered."""
+def play_arm(arm: Arm, seed: int, prefix: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One game of an arm: the seat `seed mod players` steered. `prefix`: the decisions of
+    the unsteered game up to the one that first offered the arm's card to that seat (the
+    arm's game is that game until then); the bots are made afresh there, the same in
+    both arms. An unsteered game (kind "baseline") records its log and, per card, the
+    decision that first offered it to the steered seat (`first_offered`)."""
     from rules_dsl.bots import make_bot
     from rules_dsl.bots.steer import SteeredBot
 
@@ -93,15 +97,33 @@ def play_arm(arm: Arm, seed: int) -> dict[str, Any]:
     bots = [make_bot(name, engine, seed * 1009 + seat, batch.budget) for seat, name in enumerate(batch.bots)]
     take = arm.subject if arm.arm == "take" else None
     leave = arm.subject if arm.arm == "leave" else None
-    if take or leave or policy is not None and arm.arm != "plain":
-        bots[steered] = SteeredBot(bots[steered], engine, seed * 1009 + steered, take, leave, policy)
-    record = play_game(engine, batch, seed, bots)
+    baseline = arm.kind == "baseline"
+    steer = SteeredBot(bots[steered], engine, seed * 1009 + steered, take, leave, policy)
+    if take or leave or policy is not None or baseline:
+        bots[steered] = steer
+    record = play_game(engine, batch, seed, bots, prefix, keep_log=baseline)
     record["experiment"] = arm.tag(steered)
+    if baseline and "error" not in record:
+        record["experiment"]["first_offered"] = dict(sorted(steer.first_offers.items()))
+    if prefix:
+        record["experiment"]["branch"] = len(prefix)
     return record
 
 
-def _job(args: tuple[Arm, int]) -> dict[str, Any]:
+def _job(args: tuple[Arm, int, tuple[str, ...]]) -> dict[str, Any]:
     return play_arm(*args)
+
+
+def branch_of(base: dict[str, Any], card: str) -> tuple[str, ...]:
+    """The decisions an arm of `card` shares with the unsteered game `base` (a results
+    record): its log up to the decision that first offered the card to the steered seat.
+    Nothing (the arm plays from the start) when the record does not say (an older file)."""
+    e, log = base["experiment"], base.get("log")
+    at = e.get("first_offered", {}).get(card) if isinstance(e.get("first_offered"), dict) else None
+    if not isinstance(log, list) or not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= len(log):
+        return ()
+    prefix = log[:at]
+    return tuple(prefix) if all(isinstance(o, str) for o in prefix) else ()
 
 
 # ---- figures ------------------------------------------------------------------------
@@ -341,7 +363,7 @@ def _resume(path: Path, arms: list[Arm], batch: Batch) -> list[dict[str, Any]]:
                 f"{','.join(r.get('lineup', r['bots']))}): resume with the same options, or write to another --out"
             )
         if r["experiment"]["kind"] == "baseline":
-            if arms[0].kind == "card" and arms[0].policy is None:
+            if arms[0].kind == "card" and r["experiment"].get("policy") == arms[0].tag(0)["policy"]:
                 kept.append(r)  # the unsteered game of its seed
             continue
         arm = keys.get(_key(r))
@@ -405,7 +427,7 @@ def command(args: Any) -> int:
     start = time.perf_counter()
     played = 0
 
-    def play(jobs: list[tuple[Arm, int]], label: str) -> list[dict[str, Any]]:
+    def play(jobs: list[tuple[Arm, int, tuple[str, ...]]], label: str) -> list[dict[str, Any]]:
         source = (
             map_dask(_job, jobs, args.scheduler, args.processes)
             if args.backend == "dask"
@@ -431,14 +453,16 @@ def command(args: Any) -> int:
             writer.add(r)
 
     try:
-        if arms[0].kind == "card" and arms[0].policy is None:
-            # A steered seat never offered its card plays exactly the game of its bot alone (the
-            # steering only ever removes options naming the card), so each seed is first played
-            # once unsteered, and both arms of a card are played only where that game offered
-            # the card to the steered seat; elsewhere they are that game, recorded under the arm.
-            base = Arm(batch, "baseline", "", "plain")
+        if arms[0].kind == "card":
+            # Until its card is first offered to the steered seat, an arm plays exactly the game
+            # of that seat's bot (following the policy, if any) without the card rule: the
+            # steering only ever removes options naming the card. So each seed is first played
+            # once unsteered; both arms of a card go on from the decision of that game where
+            # the card was first offered (its log replayed up to there, the bots made afresh),
+            # and where it never was they are that game, recorded under the arm.
+            base = Arm(batch, "baseline", "", "plain", arms[0].policy)
             have = {r["seed"]: r for r in games if r["experiment"]["kind"] == "baseline"}
-            new = play([(base, s) for s in seeds if s not in have], "unsteered games")
+            new = play([(base, s, ()) for s in seeds if s not in have], "unsteered games")
             played += len(new)
             have.update({r["seed"]: r for r in new})
             jobs = []
@@ -449,11 +473,12 @@ def command(args: Any) -> int:
                     plain = have[seed]
                     seat = plain["experiment"]["seat"]
                     if plain["choices"]["offered"][seat].get(a.subject, 0):
-                        jobs.append((a, seed))
+                        jobs.append((a, seed, branch_of(plain, a.subject)))
                     else:
-                        add({**plain, "experiment": {**a.tag(seat), "unsteered": True}})
+                        game = {k: v for k, v in plain.items() if k != "log"}
+                        add({**game, "experiment": {**a.tag(seat), "unsteered": True}})
         else:
-            jobs = [(a, s) for a in arms for s in seeds if (a.key(), s) not in done]
+            jobs = [(a, s, ()) for a in arms for s in seeds if (a.key(), s) not in done]
         played += len(play(jobs, "experimenting"))
     finally:
         if writer is not None:
@@ -481,10 +506,12 @@ def command(args: Any) -> int:
     if args.json:
         terminal.print_json(data)
         return 1 if failures else 0
+    followed = arms[0].policy
     title = (
         f"{rules.name}: experiment, {args.players} players, bots {','.join(bots)}, {args.games} games an arm "
         f"(seeds {args.seed}..{args.seed + args.games - 1}, the steered seat rotated)"
-        + (f", the steered seat playing the policy {data['policy']}" if data["policy"] else "")
+        # the policy by its name: its text (maybe long, maybe several lines) is in --json and the results
+        + (f", the steered seat playing the policy {followed[0]!r}" if followed and args.cards else "")
     )
     terminal.say(title, "bold")
     terminal.say("-" * len(title))

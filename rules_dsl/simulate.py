@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,9 +82,19 @@ def seat_orders(lineup: tuple[str, ...]) -> list[tuple[int, ...]]:
     return out
 
 
-def play_game(engine: Engine, batch: Batch, seed: int, players: list[Bot] | None = None) -> dict[str, Any]:
+def play_game(
+    engine: Engine,
+    batch: Batch,
+    seed: int,
+    players: list[Bot] | None = None,
+    prefix: Sequence[str] = (),
+    keep_log: bool = False,
+) -> dict[str, Any]:
     """One game as a results record; an error in the rules gives a record with `error` and the log.
-    `players`: the bots of each seat, when the caller made them (an experiment's steered seat)."""
+    `players`: the bots of each seat, when the caller made them (an experiment's steered seat);
+    `prefix`: the game's first decisions, already made (an experiment's arm goes on from the
+    decision of the unsteered game where its card was first offered), counted like the rest;
+    `keep_log`: the record holds every decision (`log`), so a game can start from its prefix."""
     variants = None if batch.variants is None else list(batch.variants)
     order = batch.seating(seed)
     seated = [batch.bots[i] for i in order]
@@ -97,6 +107,13 @@ def play_game(engine: Engine, batch: Batch, seed: int, players: list[Bot] | None
         st = engine.new_game(batch.players, seed, variants, recorder)
         log = st.log
         steps = None if batch.trajectories is None else trajectories.Recorder(engine.rules, batch.players, st.variants)
+        for option in prefix:
+            if st.pending is None or option not in st.pending.options:
+                raise RulesError(f"decision {len(st.log) + 1} of the game's prefix, {option!r}, is not an option")
+            if steps is not None:
+                steps.decided(st, option)
+            choices.decided(st.pending, option)
+            engine.apply_fast(st, option)
         while st.pending is not None:
             try:
                 option = bots[st.pending.player].choose(Turn(engine, st))
@@ -133,6 +150,8 @@ def play_game(engine: Engine, batch: Batch, seed: int, players: list[Bot] | None
         "counts": recorder.counts,
         "choices": choices.counts,
     }
+    if keep_log:
+        record["log"] = list(st.log)
     if forfeit is not None:  # the scores so far (the pack's scoring, now), the forfeiting seat last
         scores, tiebreaks, breakdown = engine.score_now(st)
         record.update(

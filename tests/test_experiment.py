@@ -71,6 +71,84 @@ def test_an_arm_never_offered_its_card_is_the_unsteered_game(tmp_path: Path, cap
         e = r["experiment"]
         played = play_arm(Arm(batch, "card", e["subject"], e["arm"]), r["seed"])
         assert {**played, "experiment": None} == {**r, "experiment": None}
+    # the report's table says so; its plot draws no bar for a card never offered
+    report.build([str(out)], tmp_path / "report")
+    assert "never offered to the steered seat" in (tmp_path / "report" / "index.html").read_text()
+    assert not (tmp_path / "report" / "card-impact.png").exists()
+
+
+def test_an_arm_goes_on_from_the_decision_that_first_offered_its_card(tmp_path: Path, capsys: Capsys) -> None:
+    """The unsteered game of a seed records its log and where each card was first offered to
+    the steered seat; both arms of a card replay that game up to there and play on."""
+    from rules_dsl.bots.base import Turn
+    from rules_dsl.engine import Engine
+    from rules_dsl.experiment import Arm, branch_of, play_arm
+    from rules_dsl.simulate import Batch
+    from rules_dsl.statistics import ChoiceCounter
+
+    out = tmp_path / "e.jsonl"
+    assert run(capsys, *ARGS, CARD, "--games", "2", "--out", str(out))[0] == 0
+    records = _records(out)
+    engine = Engine.load(pack_paths("microcosm"))
+    names = ChoiceCounter(engine.rules, 1)
+    branched = 0
+    for base in (r for r in records if r["experiment"]["kind"] == "baseline"):
+        seat, at = base["experiment"]["seat"], base["experiment"]["first_offered"][CARD]
+        st = engine.new_game(2, base["seed"], None)
+        for i, option in enumerate(base["log"]):
+            d = st.pending
+            assert d is not None
+            offers = d.player == seat and any(names.card_of(o) == CARD for o in d.options)
+            assert offers == (i == at) or i > at  # first offered at decision `at`, never before
+            if i == at:
+                assert Turn(engine, st).decided == at
+            engine.apply_fast(st, option)
+        for arm in (r for r in records if r["seed"] == base["seed"] and r["experiment"]["kind"] == "card"):
+            assert arm["experiment"]["branch"] == at > 0 and "log" not in arm
+            branched += 1
+            prefix = branch_of(base, CARD)
+            assert prefix == tuple(base["log"][:at])
+            batch = Batch(tuple(pack_paths("microcosm")), "microcosm", 2, None, ("greedy", "greedy"))
+            again = play_arm(Arm(batch, "card", CARD, arm["experiment"]["arm"]), base["seed"], prefix)
+            assert again == arm  # the same game from the same branch
+    assert branched == 4
+
+
+def test_a_bad_prefix_is_a_failed_game_not_a_traceback() -> None:
+    from rules_dsl.engine import Engine
+    from rules_dsl.simulate import Batch, play_game
+
+    batch = Batch(tuple(pack_paths("microcosm")), "microcosm", 2, None, ("random", "random"))
+    record = play_game(Engine.load(batch.paths), batch, 1, prefix=("no-such-option",))
+    assert record["error"] == "RulesError: decision 1 of the game's prefix, 'no-such-option', is not an option"
+
+
+def test_with_a_policy_the_seed_is_played_once_without_the_card_rule(tmp_path: Path, capsys: Capsys) -> None:
+    """With a policy the steered seat follows it in the unsteered game too; an arm whose card
+    that game never offered is that game, the same as playing the arm."""
+    from rules_dsl.experiment import Arm, play_arm
+    from rules_dsl.simulate import Batch
+
+    out = tmp_path / "e.jsonl"
+    policy = ("hand", "the number of cards in your hand")
+    argv = ["improved-survey-st", "--pack", "base", "--games", "2", "--out", str(out), "--policy", "=".join(policy)]
+    code, text, _ = run(capsys, *ARGS, *argv)
+    assert code == 0 and "the steered seat playing the policy 'hand'" in text
+    assert "the number of cards in your hand" not in text  # the table's title names the policy only
+    records = _records(out)
+    assert [r["experiment"]["kind"] for r in records] == ["baseline"] * 2 + ["card"] * 4
+    assert {r["experiment"]["policy"] for r in records} == {"hand=the number of cards in your hand"}
+    batch = Batch(tuple(pack_paths("base")), "base", 2, None, ("greedy", "greedy"))
+    for r in records[2:]:
+        assert r["experiment"]["unsteered"] is True  # the policy does not research: never offered
+        e = r["experiment"]
+        played = play_arm(Arm(batch, "card", e["subject"], e["arm"], policy), r["seed"])
+        assert {**played, "experiment": None} == {**r, "experiment": None}
+    # a resumed run keeps the unsteered games of the same policy, and only those
+    assert run(capsys, *ARGS, *argv, "--resume")[0] == 0
+    assert _records(out) == records
+    other = run(capsys, *ARGS, *argv[:-1], "hand=the number of cards in your discard", "--resume")
+    assert other[0] == 0 and "resuming" in other[2] and "0 games there" in other[2]
 
 
 def test_an_interrupted_run_resumes_to_the_same_file(tmp_path: Path, capsys: Capsys) -> None:

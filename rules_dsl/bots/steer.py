@@ -9,6 +9,9 @@
   questions answered the same way, one option ahead each): only the options with the
   highest value are kept, and the bot under it chooses among them. A condition counts 1
   when it holds. Where every option gives the same value the seat plays as its bot.
+
+It notes the decision (the game's log length) at which each card was first offered to
+it (`first_offers`): an experiment's arms go on from there (experiment.py).
 """
 
 from __future__ import annotations
@@ -43,9 +46,14 @@ class SteeredBot:
         self.rng = random.Random(seed ^ 0x5EED)  # its own stream: the bot under it draws as it would
         self.cards = ChoiceCounter(engine.rules, 1)  # only for `card_of`
         self.frame = Frame(engine.rules.game_loop, 0, -1, 0, {}, None)
+        self.first_offers: dict[str, int] = {}  # card id -> decisions made before it was first offered
 
     def choose(self, turn: Turn) -> str:
         options = turn.options
+        for option in options:
+            card = self.cards.card_of(option)
+            if card is not None and card not in self.first_offers:
+                self.first_offers[card] = turn.decided
         if len(options) > 1 and (self.take or self.leave):
             card = self.take or self.leave
             naming = [o for o in options if self.cards.card_of(o) == card]

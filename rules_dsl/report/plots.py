@@ -91,7 +91,10 @@ def draw(figs: dict[str, Any], out: Path, prefix: str = "") -> list[tuple[str, s
     ax.set_title("How games ended")
     _save(fig, out, prefix + "end-triggers.png", images, "End triggers")
 
-    impact = [r for r in figs.get("impact", []) if r["win_difference"] is not None][:MAX_BARS]
+    # a card never offered to the steered seat has no impact to draw (both arms are the same
+    # games): its row stays in the table, and the plot's bars go to the cards that were offered
+    impact = [r for r in figs.get("impact", []) if r["win_difference"] is not None and not r.get("never_offered")]
+    impact = impact[:MAX_BARS]
     if impact:
         fig, ax = plt.subplots(figsize=(8, _height(len(impact))))
         y = np.arange(len(impact))
