@@ -57,7 +57,7 @@ def settings(spec: str) -> dict[str, Any]:
         key, _, value = kv.partition("=")
         out[key] = (
             value
-            if key in ("reward", "final")
+            if key in ("reward", "final", "answers", "answer_by")
             else (value == "true" if value in ("true", "false") else float(value) if "." in value else int(value))
         )
     return out

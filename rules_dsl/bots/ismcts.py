@@ -60,7 +60,7 @@ from collections.abc import Sequence
 import attrs
 
 from rules_dsl.bots.base import Turn
-from rules_dsl.bots.evaluate import evaluator, value_of
+from rules_dsl.bots.evaluate import evaluator, seat_value, value_of
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -88,8 +88,12 @@ class Config:
     prior: int = 4  # virtual visits given to each root option, at the value of its greedy move
     prior_follow_ups: int = 6  # the follow-up decisions the greedy move answers before it is judged
     prior_worlds: int = 1  # sampled states the prior's greedy moves are judged in (their mean)
+    prior_by: str = "lead"  # with `opponents` modelled: the prior's own follow-ups judged by "lead" or "own" value
+    prior_answers: int = 0  # with `opponents` modelled: the other seats' answers after the prior's move, at most
     opponents: int = 0  # other seats' decisions answered greedily in an iteration (no nodes); 0: all are nodes
     opponents_from: int = 2  # `opponents` applies in games of at least this many players
+    answers: str = "once"  # an opponent's greedy answer: judged "once" per tree node and options, or "always"
+    answer_by: str = "own"  # an opponent's answer maximises its "own" value, or its "lead" (greedy's measure)
 
 
 CONFIGS = {
@@ -112,13 +116,16 @@ CONFIGS = {
 
 
 class _Node:
-    __slots__ = ("children", "visits", "available", "reward")
+    __slots__ = ("children", "visits", "available", "reward", "answers")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
         self.visits = 0
         self.available = 0
         self.reward = 0.0  # summed, for the seat whose option led here
+        # the other seats' greedy answers after this node (`Config.answers` "once"): (how many
+        # answers after the node, seat, its options) -> the option it played
+        self.answers: dict[tuple[int, int, tuple[str, ...]], str] | None = None
 
 
 class ISMCTSBot:
@@ -139,6 +146,7 @@ class ISMCTSBot:
         self.config = config or CONFIGS["ismcts"]
         self.leads = evaluator(engine.rules, name, weights)
         self.values = value_of(engine.rules, name, weights)
+        self.seat_value = seat_value(engine.rules, name, weights)
         # MAST: (seat, option id) -> [reward sum, count], kept over the whole game (a search
         # learns what options tend to lead to; the next decision starts from that)
         self.mast: dict[tuple[int, str], list[float]] = {}
@@ -194,12 +202,19 @@ class ISMCTSBot:
         end of the bot's own move still plays at least as well as greedy."""
         me = turn.player
         worlds = [turn.sample(self.rng) for _ in range(max(1, self.config.prior_worlds))]
+        cfg = self.config
+        # the other seats' answers after the move, with `opponents` modelled (3 players or more)
+        modelled = cfg.opponents > 0 and worlds[0].players >= cfg.opponents_from
+        answers = cfg.prior_answers if modelled else 0
+        own = modelled and cfg.prior_by == "own"
         for option in turn.options:
             value = 0.0
             for world in worlds:
                 st = world.clone()
                 self.engine.apply_fast(st, option)
-                self._finish(st, me, self.config.prior_follow_ups)
+                self._finish(st, me, cfg.prior_follow_ups, own)
+                if answers:
+                    self._answers(st, me, answers)
                 value += self._rewards(st)[me]
             child = root.children.get(option)
             if child is None:
@@ -219,6 +234,8 @@ class ISMCTSBot:
         node = root
         answered = 0  # other seats' decisions answered greedily (cfg.opponents)
         model_opponents = cfg.opponents if st.players >= cfg.opponents_from else 0
+        once = cfg.answers == "once"
+        since = 0  # opponents' answers since `node`
         judged = 1
         while st.pending is not None:
             d = st.pending
@@ -232,8 +249,22 @@ class ISMCTSBot:
                 # their choices); past the bound the iteration stops here and is judged
                 if answered >= model_opponents:
                     break
-                apply(st, self._greedy(st, seat))
                 answered += 1
+                if once:
+                    # the answer judged the first time the search met this seat with these
+                    # options at this point after the node is played again in later samples:
+                    # a greedy answer costs an evaluation per option, the replay one apply
+                    if node.answers is None:
+                        node.answers = {}
+                    key = (since, seat, tuple(options))
+                    since += 1
+                    option = node.answers.get(key)
+                    if option is None:
+                        option = node.answers[key] = self._answer(st, seat)
+                        judged += ANSWER_COST * len(options)
+                    apply(st, option)
+                    continue
+                apply(st, self._answer(st, seat))
                 judged += ANSWER_COST * len(options)
                 continue
             untried = [o for o in options if o not in node.children]
@@ -264,6 +295,7 @@ class ISMCTSBot:
                 if score > best_score:
                     best, best_score = o, score
             node = node.children[best]
+            since = 0
             apply(st, best)
             path.append((node, seat))
             played.append((seat, best))
@@ -305,7 +337,7 @@ class ISMCTSBot:
                     entry[1] += 1.0
         return judged
 
-    def _finish(self, st: GameState, seat: int, most: int) -> None:
+    def _finish(self, st: GameState, seat: int, most: int, own: bool = False) -> None:
         """The seat that chose last answers its own follow-up questions greedily (the
         option whose result the evaluation likes best, one step ahead), up to `most` of
         them, so that a position is scored after a whole move, not half-way through it."""
@@ -317,7 +349,7 @@ class ISMCTSBot:
             if len(d.options) == 1:
                 apply(st, d.options[0])
                 continue
-            apply(st, self._greedy(st, seat))
+            apply(st, self._answer(st, seat) if own else self._greedy(st, seat))
 
     def _greedy(self, st: GameState, seat: int) -> str:
         """The option whose result the evaluation likes best for the seat, one step ahead."""
@@ -327,6 +359,38 @@ class ISMCTSBot:
             trial = st.clone()
             self.engine.apply_fast(trial, option)
             v = self.leads(trial)[seat]
+            if v > best_value:
+                best, best_value = option, v
+        return best
+
+    def _answers(self, st: GameState, me: int, most: int) -> None:
+        """The other seats answer as modelled (`_answer`) until `me` decides again, the game
+        ends or `most` answers were given."""
+        apply = self.engine.apply_fast
+        given = 0
+        while given < most:
+            d = st.pending
+            if d is None or d.player == me:
+                return
+            if len(d.options) == 1:
+                apply(st, d.options[0])
+                continue
+            apply(st, self._answer(st, d.player))
+            given += 1
+
+    def _answer(self, st: GameState, seat: int) -> str:
+        """Another seat's answer in an iteration (`Config.opponents`): greedy's one step ahead,
+        judged by the seat's lead (`answer_by` "lead") or by its own value alone ("own":
+        the same choice whenever the option leaves the other seats' values as they were,
+        for a quarter of the evaluation's work with 4 players)."""
+        if self.config.answer_by == "lead":
+            return self._greedy(st, seat)
+        options = st.pending.options if st.pending is not None else []
+        best, best_value = options[0], -math.inf
+        for option in options:
+            trial = st.clone()
+            self.engine.apply_fast(trial, option)
+            v = self.leads(trial)[seat] if trial.over else self.seat_value(trial, seat)
             if v > best_value:
                 best, best_value = option, v
         return best
