@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS, Turn, make_bot
-from rules_dsl.bots.ismcts import CONFIGS, ISMCTSBot
+from rules_dsl.bots.ismcts import CONFIGS, Config, ISMCTSBot
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -246,9 +246,9 @@ def test_an_opponents_answer_is_judged_once_per_node_and_options_then_replayed()
         judged: list[int] = []
         answer = bot._answer
 
-        def spy(state: GameState, seat: int, answer=answer, judged=judged) -> str:  # type: ignore[no-untyped-def]
+        def spy(state: GameState, seat: int, by: str = "own", answer=answer, judged=judged) -> str:  # type: ignore[no-untyped-def]
             judged.append(seat)
-            return answer(state, seat)
+            return answer(state, seat, by)
 
         bot._answer = spy  # type: ignore[method-assign]
         kept: list[_Node] = []
@@ -291,4 +291,48 @@ def test_an_opponent_answers_by_its_own_value_unless_told_to_judge_its_lead() ->
 
     values = [value(o) for o in st.pending.options]
     assert own._answer(st, seat) == st.pending.options[values.index(max(values))]
-    assert lead._answer(st, seat) == lead._greedy(st, seat)
+    assert lead._answer(st, seat, lead.config.answer_by) == lead._greedy(st, seat)
+    assert own.config.answer_by == "own"
+
+
+def test_with_opponents_modelled_the_prior_judges_its_own_follow_ups_by_its_own_value() -> None:
+    """`prior_by=own` (the default; only with the other seats modelled, 3 players or more):
+    the prior's follow-up questions are answered by the bot's own value, as the other seats'
+    answers are; with 2 players, or `prior_by=lead`, by greedy's lead."""
+    import random
+
+    from rules_dsl.bots.ismcts import _Node
+
+    def picks(engine: Engine, turn: Turn, config: Config) -> set[str]:
+        """Which one-step answer the prior used for the bot's own follow-ups."""
+        bot = ISMCTSBot(engine, 1, iterations=1, config=config)
+        used: list[str] = []
+        for name in ("_answer", "_greedy"):
+            real = getattr(bot, name)
+
+            def spy(state: GameState, seat: int, *rest: str, real=real, name=name) -> str:  # type: ignore[no-untyped-def]
+                assert seat == turn.player
+                used.append(name)
+                return real(state, seat, *rest)
+
+            setattr(bot, name, spy)
+        bot.rng = random.Random(2)
+        bot._prior(_Node(), turn)
+        return set(used)
+
+    for players, pick in ((4, "_answer"), (2, "_greedy")):
+        engine = Engine.for_pack("escalation")
+        st = engine.new_game(players, 6)
+        checked = 0
+        for _ in range(300):
+            if st.pending is None or checked >= 3:
+                break
+            if len(st.pending.options) > 1:
+                turn = Turn(engine, st)
+                used = picks(engine, turn, CONFIGS["ismcts"])
+                if used:  # some option asks a follow-up question
+                    assert used == {pick}
+                    assert picks(engine, turn, attrs.evolve(CONFIGS["ismcts"], prior_by="lead")) == {"_greedy"}
+                    checked += 1
+            engine.apply(st, st.pending.options[0])
+        assert checked == 3, players

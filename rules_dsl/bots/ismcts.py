@@ -41,6 +41,14 @@ Two configurations (`make_bot` names them):
   plus `ANSWER_COST` for each option a greedy answer weighed), so a budget of iterations
   costs about the CPU it costs with 2 players. At equal CPU it loses to the plain search in 2-player games
   (docs/balance.md), hence `opponents_from`.
+  Those answers are cheap (issue 37: most of an iteration's CPU went to them): an answer
+  is the option best for the answering seat's own value (`answer_by` "own"; greedy's lead
+  over the best other seat, "lead", evaluates every seat: four times the work with 4
+  players, for the same choice whenever the option leaves the other seats' values as they
+  were), and it is judged once per tree node (`answers` "once"): an iteration that meets
+  the same seat with the same options at the same point after a node plays the answer
+  judged there before, with no evaluation. With the other seats modelled the prior answers
+  the bot's own follow-up questions by its own value too (`prior_by` "own").
   `reward` `pairwise` (the default; it matters with 3 players or more): a seat's reward is
   its mean chance (the logistic of the difference of values) of finishing ahead of each
   other seat, max-n style, instead of the logistic of its lead over the best other seat,
@@ -88,8 +96,7 @@ class Config:
     prior: int = 4  # virtual visits given to each root option, at the value of its greedy move
     prior_follow_ups: int = 6  # the follow-up decisions the greedy move answers before it is judged
     prior_worlds: int = 1  # sampled states the prior's greedy moves are judged in (their mean)
-    prior_by: str = "lead"  # with `opponents` modelled: the prior's own follow-ups judged by "lead" or "own" value
-    prior_answers: int = 0  # with `opponents` modelled: the other seats' answers after the prior's move, at most
+    prior_by: str = "own"  # with `opponents` modelled: the prior's own follow-ups judged by "own" value or "lead"
     opponents: int = 0  # other seats' decisions answered greedily in an iteration (no nodes); 0: all are nodes
     opponents_from: int = 2  # `opponents` applies in games of at least this many players
     answers: str = "once"  # an opponent's greedy answer: judged "once" per tree node and options, or "always"
@@ -203,18 +210,15 @@ class ISMCTSBot:
         me = turn.player
         worlds = [turn.sample(self.rng) for _ in range(max(1, self.config.prior_worlds))]
         cfg = self.config
-        # the other seats' answers after the move, with `opponents` modelled (3 players or more)
-        modelled = cfg.opponents > 0 and worlds[0].players >= cfg.opponents_from
-        answers = cfg.prior_answers if modelled else 0
-        own = modelled and cfg.prior_by == "own"
+        # with the other seats modelled (3 players or more), the bot's own follow-ups are
+        # judged as the modelled answers are (`prior_by`)
+        own = cfg.prior_by == "own" and cfg.opponents > 0 and worlds[0].players >= cfg.opponents_from
         for option in turn.options:
             value = 0.0
             for world in worlds:
                 st = world.clone()
                 self.engine.apply_fast(st, option)
                 self._finish(st, me, cfg.prior_follow_ups, own)
-                if answers:
-                    self._answers(st, me, answers)
                 value += self._rewards(st)[me]
             child = root.children.get(option)
             if child is None:
@@ -260,11 +264,11 @@ class ISMCTSBot:
                     since += 1
                     option = node.answers.get(key)
                     if option is None:
-                        option = node.answers[key] = self._answer(st, seat)
+                        option = node.answers[key] = self._answer(st, seat, cfg.answer_by)
                         judged += ANSWER_COST * len(options)
                     apply(st, option)
                     continue
-                apply(st, self._answer(st, seat))
+                apply(st, self._answer(st, seat, cfg.answer_by))
                 judged += ANSWER_COST * len(options)
                 continue
             untried = [o for o in options if o not in node.children]
@@ -349,7 +353,7 @@ class ISMCTSBot:
             if len(d.options) == 1:
                 apply(st, d.options[0])
                 continue
-            apply(st, self._answer(st, seat) if own else self._greedy(st, seat))
+            apply(st, self._answer(st, seat) if own else self._greedy(st, seat))  # own: `prior_by`
 
     def _greedy(self, st: GameState, seat: int) -> str:
         """The option whose result the evaluation likes best for the seat, one step ahead."""
@@ -363,27 +367,13 @@ class ISMCTSBot:
                 best, best_value = option, v
         return best
 
-    def _answers(self, st: GameState, me: int, most: int) -> None:
-        """The other seats answer as modelled (`_answer`) until `me` decides again, the game
-        ends or `most` answers were given."""
-        apply = self.engine.apply_fast
-        given = 0
-        while given < most:
-            d = st.pending
-            if d is None or d.player == me:
-                return
-            if len(d.options) == 1:
-                apply(st, d.options[0])
-                continue
-            apply(st, self._answer(st, d.player))
-            given += 1
-
-    def _answer(self, st: GameState, seat: int) -> str:
-        """Another seat's answer in an iteration (`Config.opponents`): greedy's one step ahead,
-        judged by the seat's lead (`answer_by` "lead") or by its own value alone ("own":
-        the same choice whenever the option leaves the other seats' values as they were,
-        for a quarter of the evaluation's work with 4 players)."""
-        if self.config.answer_by == "lead":
+    def _answer(self, st: GameState, seat: int, by: str = "own") -> str:
+        """A seat's answer one step ahead (another seat's in an iteration, `Config.opponents`;
+        the bot's own follow-ups in the prior, `prior_by`): the option that does best by the
+        seat's lead over the best other seat (`by` "lead", `_greedy`) or by its own value
+        alone ("own": the same choice whenever the option leaves the other seats' values as
+        they were, for a quarter of the evaluation's work with 4 players)."""
+        if by == "lead":
             return self._greedy(st, seat)
         options = st.pending.options if st.pending is not None else []
         best, best_value = options[0], -math.inf

@@ -121,9 +121,7 @@ _SEARCH: dict[str, Option] = {
     "prior": Option(_whole(0, 100_000), "a whole number 0 to 100000", "virtual visits at the greedy move's value"),
     "prior_follow_ups": Option(_whole(0, 100), "a whole number 0 to 100", "follow-ups the prior answers"),
     "prior_worlds": Option(_whole(1, 100), "a whole number 1 to 100", "sampled states the prior is judged in"),
-    "prior_answers": Option(
-        _whole(0, 10_000), "a whole number 0 to 10000", "other seats' answers after the prior's move"
-    ),
+    "prior_by": Option(_choice("lead", "own"), "lead or own", "the prior's own follow-ups judged by lead or own value"),
     "opponents": Option(
         _whole(0, 10_000), "a whole number 0 to 10000", "other seats' decisions answered greedily per iteration"
     ),
