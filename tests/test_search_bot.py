@@ -107,15 +107,17 @@ def test_opponents_answered_greedily_are_no_nodes_and_bounded_per_iteration() ->
         engine.apply(st, st.pending.options[0])
     assert st.pending is not None
     me = st.pending.player
-    bot = ISMCTSBot(engine, 1, iterations=6, config=attrs.evolve(CONFIGS["ismcts"], opponents=4))
+    # (`prior_by=lead`: the prior's own follow-ups are then not answered by `_answer`)
+    config = attrs.evolve(CONFIGS["ismcts"], opponents=4, answers="always", prior_by="lead")
+    bot = ISMCTSBot(engine, 1, iterations=6, config=config)
     answered: list[int] = []
-    greedy = bot._greedy
+    answer = bot._answer
 
-    def spy(state: GameState, seat: int) -> str:
+    def spy(state: GameState, seat: int, by: str = "own") -> str:
         answered.append(seat)
-        return greedy(state, seat)
+        return answer(state, seat, by)
 
-    bot._greedy = spy  # type: ignore[method-assign]
+    bot._answer = spy  # type: ignore[method-assign]
     option = bot.choose(Turn(engine, st))
     assert option in st.pending.options
     assert answered and me not in answered  # only the other seats are answered by greedy
