@@ -55,12 +55,20 @@ def settings(spec: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kv in spec.split("+", 1)[0].split("/")[1:]:
         key, _, value = kv.partition("=")
-        out[key] = (
-            value
-            if key in ("reward", "final")
-            else (value == "true" if value in ("true", "false") else float(value) if "." in value else int(value))
-        )
+        out[key] = _value(value)
     return out
+
+
+def _value(text: str) -> Any:
+    """A `Config` field's value: a flag, a whole number, a number, else the text (a choice)."""
+    if text in ("true", "false"):
+        return text == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def build(spec: str, engine: Engine, seed: int) -> Any:

@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from rules_dsl.bots import BOT_NAMES, SEARCH_BOTS, Turn, make_bot
-from rules_dsl.bots.ismcts import CONFIGS, ISMCTSBot
+from rules_dsl.bots.ismcts import CONFIGS, Config, ISMCTSBot
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
@@ -107,15 +107,17 @@ def test_opponents_answered_greedily_are_no_nodes_and_bounded_per_iteration() ->
         engine.apply(st, st.pending.options[0])
     assert st.pending is not None
     me = st.pending.player
-    bot = ISMCTSBot(engine, 1, iterations=6, config=attrs.evolve(CONFIGS["ismcts"], opponents=4))
+    # (`prior_by=lead`: the prior's own follow-ups are then not answered by `_answer`)
+    config = attrs.evolve(CONFIGS["ismcts"], opponents=4, answers="always", prior_by="lead")
+    bot = ISMCTSBot(engine, 1, iterations=6, config=config)
     answered: list[int] = []
-    greedy = bot._greedy
+    answer = bot._answer
 
-    def spy(state: GameState, seat: int) -> str:
+    def spy(state: GameState, seat: int, by: str = "own") -> str:
         answered.append(seat)
-        return greedy(state, seat)
+        return answer(state, seat, by)
 
-    bot._greedy = spy  # type: ignore[method-assign]
+    bot._answer = spy  # type: ignore[method-assign]
     option = bot.choose(Turn(engine, st))
     assert option in st.pending.options
     assert answered and me not in answered  # only the other seats are answered by greedy
@@ -217,3 +219,122 @@ def test_pairwise_rewards_are_the_logistic_of_the_lead_with_two_players() -> Non
             for i, v in enumerate(values)
         ]
         assert pairwise._rewards(st) == pytest.approx(mean_ahead)
+
+
+def _escalation_decision(players: int, seed: int) -> tuple[Engine, GameState]:
+    """An Escalation game at its first decision with a choice."""
+    engine = Engine.for_pack("escalation")
+    st = engine.new_game(players, seed)
+    while st.pending is not None and len(st.pending.options) < 2:
+        engine.apply(st, st.pending.options[0])
+    assert st.pending is not None
+    return engine, st
+
+
+def test_an_opponents_answer_is_judged_once_per_node_and_options_then_replayed() -> None:
+    """`answers=once` (the default): the first time an iteration meets another seat's
+    decision at a point after a tree node, its modelled answer is worked out and kept on the
+    node; a later iteration meeting the same seat with the same options there plays it
+    again without judging the options. `answers=always` judges every time."""
+    from rules_dsl.bots.ismcts import _Node
+
+    def nodes(node: _Node) -> list[_Node]:
+        return [node, *(n for c in node.children.values() for n in nodes(c))]
+
+    counts = {}
+    for mode in ("once", "always"):
+        engine, st = _escalation_decision(4, 3)
+        bot = ISMCTSBot(engine, 1, iterations=300, config=attrs.evolve(CONFIGS["ismcts"], answers=mode))
+        judged: list[int] = []
+        answer = bot._answer
+
+        def spy(state: GameState, seat: int, by: str = "own", answer=answer, judged=judged) -> str:  # type: ignore[no-untyped-def]
+            judged.append(seat)
+            return answer(state, seat, by)
+
+        bot._answer = spy  # type: ignore[method-assign]
+        kept: list[_Node] = []
+        real = bot._root
+
+        def root(turn: Turn, real=real, kept=kept) -> _Node:  # type: ignore[no-untyped-def]
+            kept.append(real(turn))
+            return kept[-1]
+
+        bot._root = root  # type: ignore[method-assign]
+        bot.choose(Turn(engine, st))
+        stored = [n.answers for n in nodes(kept[0]) if n.answers]
+        if mode == "once":
+            # every answer judged is kept, each (node, point, seat, options) judged once
+            assert stored and len(judged) == sum(len(a) for a in stored)
+            assert all(opt in key[2] and key[1] != st.pending.player for a in stored for key, opt in a.items())
+        else:
+            assert not stored
+        counts[mode] = len(judged)
+    assert counts["always"] > counts["once"] > 0
+
+
+def test_an_opponent_answers_by_its_own_value_unless_told_to_judge_its_lead() -> None:
+    """`answer_by=own` (the default): another seat's modelled answer is the option with the
+    best value for that seat alone (`evaluate.seat_value`); `answer_by=lead` is greedy's
+    measure, its lead over the best other seat."""
+    from rules_dsl.bots.evaluate import seat_value, value_of
+
+    engine, st = _escalation_decision(4, 5)
+    one, every = seat_value(engine.rules, "t"), value_of(engine.rules, "t")
+    assert [one(st, p) for p in range(4)] == every(st)
+    seat = st.pending.player
+    own = ISMCTSBot(engine, 1)
+    lead = ISMCTSBot(engine, 1, config=attrs.evolve(CONFIGS["ismcts"], answer_by="lead"))
+
+    def value(option: str) -> float:
+        trial = st.clone()
+        engine.apply_fast(trial, option)
+        return one(trial, seat)
+
+    values = [value(o) for o in st.pending.options]
+    assert own._answer(st, seat) == st.pending.options[values.index(max(values))]
+    assert lead._answer(st, seat, lead.config.answer_by) == lead._greedy(st, seat)
+    assert own.config.answer_by == "own"
+
+
+def test_with_opponents_modelled_the_prior_judges_its_own_follow_ups_by_its_own_value() -> None:
+    """`prior_by=own` (the default; only with the other seats modelled, 3 players or more):
+    the prior's follow-up questions are answered by the bot's own value, as the other seats'
+    answers are; with 2 players, or `prior_by=lead`, by greedy's lead."""
+    import random
+
+    from rules_dsl.bots.ismcts import _Node
+
+    def picks(engine: Engine, turn: Turn, config: Config) -> set[str]:
+        """Which one-step answer the prior used for the bot's own follow-ups."""
+        bot = ISMCTSBot(engine, 1, iterations=1, config=config)
+        used: list[str] = []
+        for name in ("_answer", "_greedy"):
+            real = getattr(bot, name)
+
+            def spy(state: GameState, seat: int, *rest: str, real=real, name=name) -> str:  # type: ignore[no-untyped-def]
+                assert seat == turn.player
+                used.append(name)
+                return real(state, seat, *rest)
+
+            setattr(bot, name, spy)
+        bot.rng = random.Random(2)
+        bot._prior(_Node(), turn)
+        return set(used)
+
+    for players, pick in ((4, "_answer"), (2, "_greedy")):
+        engine = Engine.for_pack("escalation")
+        st = engine.new_game(players, 6)
+        checked = 0
+        for _ in range(300):
+            if st.pending is None or checked >= 3:
+                break
+            if len(st.pending.options) > 1:
+                turn = Turn(engine, st)
+                used = picks(engine, turn, CONFIGS["ismcts"])
+                if used:  # some option asks a follow-up question
+                    assert used == {pick}
+                    assert picks(engine, turn, attrs.evolve(CONFIGS["ismcts"], prior_by="lead")) == {"_greedy"}
+                    checked += 1
+            engine.apply(st, st.pending.options[0])
+        assert checked == 3, players

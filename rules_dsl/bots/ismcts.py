@@ -41,6 +41,14 @@ Two configurations (`make_bot` names them):
   plus `ANSWER_COST` for each option a greedy answer weighed), so a budget of iterations
   costs about the CPU it costs with 2 players. At equal CPU it loses to the plain search in 2-player games
   (docs/balance.md), hence `opponents_from`.
+  Those answers are cheap (issue 37: most of an iteration's CPU went to them): an answer
+  is the option best for the answering seat's own value (`answer_by` "own"; greedy's lead
+  over the best other seat, "lead", evaluates every seat: four times the work with 4
+  players, for the same choice whenever the option leaves the other seats' values as they
+  were), and it is judged once per tree node (`answers` "once"): an iteration that meets
+  the same seat with the same options at the same point after a node plays the answer
+  judged there before, with no evaluation. With the other seats modelled the prior answers
+  the bot's own follow-up questions by its own value too (`prior_by` "own").
   `reward` `pairwise` (the default; it matters with 3 players or more): a seat's reward is
   its mean chance (the logistic of the difference of values) of finishing ahead of each
   other seat, max-n style, instead of the logistic of its lead over the best other seat,
@@ -60,14 +68,15 @@ from collections.abc import Sequence
 import attrs
 
 from rules_dsl.bots.base import Turn
-from rules_dsl.bots.evaluate import evaluator, value_of
+from rules_dsl.bots.evaluate import evaluator, seat_value, value_of
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
-# What one option weighed by an opponent's greedy answer costs, in tree iterations: a clone,
-# an apply and an evaluation of every seat (Escalation, 4 players: counting each as 1, a
-# budget of 200 cost 0.15 s of CPU per decision, against 0.04 s for 200 iterations with 2)
-ANSWER_COST = 4
+# What one option weighed by an opponent's modelled answer costs, in tree iterations: a clone,
+# a move and one seat's evaluation (`answer_by` "own"). Escalation, 4 players, `--budget 200`:
+# 0.042 s of CPU per decision at 2, 0.024 s at 4 (0.04 s for 200 iterations with 2 players);
+# before the answers were judged by one seat's value and once per node, 4 made it 0.05 s
+ANSWER_COST = 2
 
 
 @attrs.frozen
@@ -88,8 +97,11 @@ class Config:
     prior: int = 4  # virtual visits given to each root option, at the value of its greedy move
     prior_follow_ups: int = 6  # the follow-up decisions the greedy move answers before it is judged
     prior_worlds: int = 1  # sampled states the prior's greedy moves are judged in (their mean)
+    prior_by: str = "own"  # with `opponents` modelled: the prior's own follow-ups judged by "own" value or "lead"
     opponents: int = 0  # other seats' decisions answered greedily in an iteration (no nodes); 0: all are nodes
     opponents_from: int = 2  # `opponents` applies in games of at least this many players
+    answers: str = "once"  # an opponent's greedy answer: judged "once" per tree node and options, or "always"
+    answer_by: str = "own"  # an opponent's answer maximises its "own" value, or its "lead" (greedy's measure)
 
 
 CONFIGS = {
@@ -112,13 +124,16 @@ CONFIGS = {
 
 
 class _Node:
-    __slots__ = ("children", "visits", "available", "reward")
+    __slots__ = ("children", "visits", "available", "reward", "answers")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
         self.visits = 0
         self.available = 0
         self.reward = 0.0  # summed, for the seat whose option led here
+        # the other seats' greedy answers after this node (`Config.answers` "once"): (how many
+        # answers after the node, seat, its options) -> the option it played
+        self.answers: dict[tuple[int, int, tuple[str, ...]], str] | None = None
 
 
 class ISMCTSBot:
@@ -139,6 +154,7 @@ class ISMCTSBot:
         self.config = config or CONFIGS["ismcts"]
         self.leads = evaluator(engine.rules, name, weights)
         self.values = value_of(engine.rules, name, weights)
+        self.seat_value = seat_value(engine.rules, name, weights)
         # MAST: (seat, option id) -> [reward sum, count], kept over the whole game (a search
         # learns what options tend to lead to; the next decision starts from that)
         self.mast: dict[tuple[int, str], list[float]] = {}
@@ -194,12 +210,16 @@ class ISMCTSBot:
         end of the bot's own move still plays at least as well as greedy."""
         me = turn.player
         worlds = [turn.sample(self.rng) for _ in range(max(1, self.config.prior_worlds))]
+        cfg = self.config
+        # with the other seats modelled (3 players or more), the bot's own follow-ups are
+        # judged as the modelled answers are (`prior_by`)
+        own = cfg.prior_by == "own" and cfg.opponents > 0 and worlds[0].players >= cfg.opponents_from
         for option in turn.options:
             value = 0.0
             for world in worlds:
                 st = world.clone()
                 self.engine.apply_fast(st, option)
-                self._finish(st, me, self.config.prior_follow_ups)
+                self._finish(st, me, cfg.prior_follow_ups, own)
                 value += self._rewards(st)[me]
             child = root.children.get(option)
             if child is None:
@@ -219,6 +239,8 @@ class ISMCTSBot:
         node = root
         answered = 0  # other seats' decisions answered greedily (cfg.opponents)
         model_opponents = cfg.opponents if st.players >= cfg.opponents_from else 0
+        once = cfg.answers == "once"
+        since = 0  # opponents' answers since `node`
         judged = 1
         while st.pending is not None:
             d = st.pending
@@ -232,8 +254,22 @@ class ISMCTSBot:
                 # their choices); past the bound the iteration stops here and is judged
                 if answered >= model_opponents:
                     break
-                apply(st, self._greedy(st, seat))
                 answered += 1
+                if once:
+                    # the answer judged the first time the search met this seat with these
+                    # options at this point after the node is played again in later samples:
+                    # a greedy answer costs an evaluation per option, the replay one apply
+                    if node.answers is None:
+                        node.answers = {}
+                    key = (since, seat, tuple(options))
+                    since += 1
+                    option = node.answers.get(key)
+                    if option is None:
+                        option = node.answers[key] = self._answer(st, seat, cfg.answer_by)
+                        judged += ANSWER_COST * len(options)
+                    apply(st, option)
+                    continue
+                apply(st, self._answer(st, seat, cfg.answer_by))
                 judged += ANSWER_COST * len(options)
                 continue
             untried = [o for o in options if o not in node.children]
@@ -264,6 +300,7 @@ class ISMCTSBot:
                 if score > best_score:
                     best, best_score = o, score
             node = node.children[best]
+            since = 0
             apply(st, best)
             path.append((node, seat))
             played.append((seat, best))
@@ -305,7 +342,7 @@ class ISMCTSBot:
                     entry[1] += 1.0
         return judged
 
-    def _finish(self, st: GameState, seat: int, most: int) -> None:
+    def _finish(self, st: GameState, seat: int, most: int, own: bool = False) -> None:
         """The seat that chose last answers its own follow-up questions greedily (the
         option whose result the evaluation likes best, one step ahead), up to `most` of
         them, so that a position is scored after a whole move, not half-way through it."""
@@ -317,7 +354,7 @@ class ISMCTSBot:
             if len(d.options) == 1:
                 apply(st, d.options[0])
                 continue
-            apply(st, self._greedy(st, seat))
+            apply(st, self._answer(st, seat) if own else self._greedy(st, seat))  # own: `prior_by`
 
     def _greedy(self, st: GameState, seat: int) -> str:
         """The option whose result the evaluation likes best for the seat, one step ahead."""
@@ -327,6 +364,24 @@ class ISMCTSBot:
             trial = st.clone()
             self.engine.apply_fast(trial, option)
             v = self.leads(trial)[seat]
+            if v > best_value:
+                best, best_value = option, v
+        return best
+
+    def _answer(self, st: GameState, seat: int, by: str = "own") -> str:
+        """A seat's answer one step ahead (another seat's in an iteration, `Config.opponents`;
+        the bot's own follow-ups in the prior, `prior_by`): the option that does best by the
+        seat's lead over the best other seat (`by` "lead", `_greedy`) or by its own value
+        alone ("own": the same choice whenever the option leaves the other seats' values as
+        they were, for a quarter of the evaluation's work with 4 players)."""
+        if by == "lead":
+            return self._greedy(st, seat)
+        options = st.pending.options if st.pending is not None else []
+        best, best_value = options[0], -math.inf
+        for option in options:
+            trial = st.clone()
+            self.engine.apply_fast(trial, option)
+            v = self.leads(trial)[seat] if trial.over else self.seat_value(trial, seat)
             if v > best_value:
                 best, best_value = option, v
         return best

@@ -121,12 +121,17 @@ _SEARCH: dict[str, Option] = {
     "prior": Option(_whole(0, 100_000), "a whole number 0 to 100000", "virtual visits at the greedy move's value"),
     "prior_follow_ups": Option(_whole(0, 100), "a whole number 0 to 100", "follow-ups the prior answers"),
     "prior_worlds": Option(_whole(1, 100), "a whole number 1 to 100", "sampled states the prior is judged in"),
+    "prior_by": Option(_choice("lead", "own"), "lead or own", "the prior's own follow-ups judged by lead or own value"),
     "opponents": Option(
         _whole(0, 10_000), "a whole number 0 to 10000", "other seats' decisions answered greedily per iteration"
     ),
     "opponents_from": Option(
         _whole(2, 64), "a whole number 2 to 64", "the player count from which `opponents` is used"
     ),
+    "answers": Option(
+        _choice("once", "always"), "once or always", "an opponent's greedy answer judged once per node, or always"
+    ),
+    "answer_by": Option(_choice("own", "lead"), "own or lead", "an opponent's answer judged by its own value or lead"),
 }
 OPTIONS: dict[str, dict[str, Option]] = {
     "random": {},
