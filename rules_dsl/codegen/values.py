@@ -1,0 +1,1 @@
+"""Values written as Python expressions (rules_dsl/effects/values.py)."""
