@@ -58,7 +58,7 @@ class Fused:
 
 def generate(rules: Rules) -> tuple[Generator, str]:
     """The generator (its globals and the names it made) and the module's source."""
-    gen = Generator(rules.effects)
+    gen = Generator(rules)
     return gen, gen.generate()
 
 

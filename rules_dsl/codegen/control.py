@@ -141,3 +141,26 @@ def _optional(g: Generator, eff: control.Optional) -> None:
         g.step_at_once(out, eff.body, eff.at_once)
         out.add("return")
     out.add("st.failed = False", "st.frames.pop()")
+
+
+@steps(control.ForPlayers)
+def _for_players(g: Generator, eff: control.ForPlayers) -> None:
+    out = g.out
+    out.add("st.failed = False", "n = st.players", "data = fr.data")
+    with out.block("if data is None:"):
+        out.add(f"data = fr.data = [{g.lit(1 if eff.opponents_only else 0)}]")
+    out.add("i = data[0]", "frames = st.frames")
+    player = "(fr.player + i) % n" if eff.opponents_only else "(st.active + i) % n"
+    if eff.whole:
+        # every player in one step, as `ForPlayers.step` does for a body that cannot ask
+        with out.block("while i < n:"):
+            out.add("data[0] = i + 1")
+            g.push(out, eff.body.eid, player=player, vars="{}")
+            out.add(f"{g.step_name(eff.body.eid)}(st, top)", "st.failed = False", "i += 1")
+        out.add("frames.pop()")
+        return
+    with out.block("if i >= n:"):
+        out.add("frames.pop()", "return")
+    out.add("data[0] = i + 1")
+    g.push(out, eff.body.eid, player=player, vars="{}")
+    g.step_at_once(out, eff.body, eff.at_once)

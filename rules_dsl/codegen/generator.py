@@ -23,13 +23,16 @@ an emitter runs as the interpreter runs it: its bound method, through the global
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_dsl.effects import control
 from rules_dsl.effects.base import Effect, bind, check_depth, lookup, move_card, take_top, watch
 from rules_dsl.errors import RulesError
 from rules_dsl.numbers import MAX_VALUE, bounded
-from rules_dsl.state import Frame
+from rules_dsl.state import Frame, GameState
+
+if TYPE_CHECKING:
+    from rules_dsl.rules import Rules
 
 # The attribute names generated code reads or sets (the state's, a frame's, a value's).
 ATTRIBUTES = frozenset(
@@ -59,6 +62,7 @@ ATTRIBUTES = frozenset(
         "players",
         "active",
         "watch_counters",
+        "cards",
     }
 )
 # The only strings generated code writes itself: engine words, none from a pack.
@@ -66,11 +70,21 @@ LITERALS = frozenset({"'N'", "'it'", "'the procedure'"})
 # Builtins generated code may call.
 BUILTINS = frozenset({"len", "list", "dict", "range", "max"})
 
+
+def var_num(st: GameState, name: str) -> int:
+    """`VarNum.num`: a name bound to a number."""
+    value = lookup(st, name)
+    if not isinstance(value, int):
+        raise RulesError(f"{name} is not a number here")
+    return value
+
+
 # Python's own helpers and the interpreter's, bound in every generated module's globals.
 RUNTIME: dict[str, Any] = {
     "_new": object.__new__,
     "_Frame": Frame,
     "_lookup": lookup,
+    "_var_num": var_num,
     "_bind": bind,
     "_move_card": move_card,
     "_take_top": take_top,
@@ -153,8 +167,9 @@ class Lines:
 class Generator:
     """One module of generated source for one set of compiled rules."""
 
-    def __init__(self, effects: tuple[Effect, ...]) -> None:
-        self.effects = effects
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.effects = rules.effects
         self.globals: dict[str, Any] = dict(RUNTIME)
         self.made: set[str] = set(RUNTIME) | {"st", "fr", "frames", "i", "top", "c", "n", "values", "total"}
         self.made |= {"names", "data", "left", "key", "src", "dest", "rounds"}
