@@ -164,3 +164,31 @@ def _for_players(g: Generator, eff: control.ForPlayers) -> None:
     out.add("data[0] = i + 1")
     g.push(out, eff.body.eid, player=player, vars="{}")
     g.step_at_once(out, eff.body, eff.at_once)
+
+
+@steps(control.Alternatives)
+def _alternatives(g: Generator, eff: control.Alternatives) -> None:
+    # `Alternatives.step` with the options that can always start listed once; the rest
+    # (a scenario watching, the answer) is the interpreter's
+    out = g.out
+    me = g.bind(eff, "_e")
+    with out.block("if fr.pc == 1 or st.trace is not None:"):
+        out.add(f"{me}.step(st, fr)", "return")
+    if all(eff.always):
+        out.add(f"doable = [{', '.join(g.lit(i) for i in range(len(eff.options)))}]")
+    else:
+        out.add("doable = []")
+        for i, option in enumerate(eff.options):
+            if eff.always[i]:
+                out.add(f"doable.append({g.lit(i)})")
+            else:
+                with out.block(f"if {g.bind(option, '_e')}.can_start(st, fr):"):
+                    out.add(f"doable.append({g.lit(i)})")
+        with out.block("if not doable:"):
+            out.add("st.failed = True", "st.frames.pop()", "return")
+    with out.block("if len(doable) == 1:"):
+        out.add(f"{me}.resume(st, fr, doable[0])", "return")
+    out.add("labels = []")
+    with out.block("for i in doable:"):
+        out.add(f"labels.append({g.bind(eff.labels)}[i])")
+    out.add("_ask(st, fr, fr.player, 'choose: ' + ' OR '.join(labels), labels, doable)")

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules_dsl.effects import control
-from rules_dsl.effects.base import Effect, bind, check_depth, lookup, move_card, take_top, watch
+from rules_dsl.effects.base import Effect, ask, bind, check_depth, lookup, move_card, take_top, watch
 from rules_dsl.errors import RulesError
 from rules_dsl.numbers import MAX_VALUE, bounded
 from rules_dsl.state import Frame, GameState
@@ -63,10 +63,18 @@ ATTRIBUTES = frozenset(
         "active",
         "watch_counters",
         "cards",
+        "count",
+        "trace",
+        "next_turns",
+        "phase",
+        "end_turn",
+        "resume",
+        "can_start",
+        "join",
     }
 )
 # The only strings generated code writes itself: engine words, none from a pack.
-LITERALS = frozenset({"'N'", "'it'", "'the procedure'"})
+LITERALS = frozenset({"'N'", "'it'", "'the procedure'", "'setup'", "'choose: '", "' OR '"})
 # Builtins generated code may call.
 BUILTINS = frozenset({"len", "list", "dict", "range", "max"})
 
@@ -90,6 +98,7 @@ RUNTIME: dict[str, Any] = {
     "_take_top": take_top,
     "_watch": watch,
     "_check_depth": check_depth,
+    "_ask": ask,
     "_bounded": bounded,
     "_MAX_VALUE": MAX_VALUE,
     "_RulesError": RulesError,
@@ -172,7 +181,7 @@ class Generator:
         self.effects = rules.effects
         self.globals: dict[str, Any] = dict(RUNTIME)
         self.made: set[str] = set(RUNTIME) | {"st", "fr", "frames", "i", "top", "c", "n", "values", "total"}
-        self.made |= {"names", "data", "left", "key", "src", "dest", "rounds"}
+        self.made |= {"names", "data", "left", "key", "src", "dest", "rounds", "doable", "labels"}
         self.ints: set[str] = set()  # repr() of the ints written into the source
         self._bound: dict[int, tuple[str, Any]] = {}  # id(value) -> (name, value kept alive)
         self.out = Lines()
@@ -248,13 +257,21 @@ class Generator:
         with out.block(f"if not {self.bind(eff, '_e')}.execute(st, fr):"):
             out.add(*fail)
 
-    def push(self, out: Lines, eid: int, player: str = "fr.player", vars: str = "None", data: str = "None") -> None:
+    def push(
+        self,
+        out: Lines,
+        eid: int,
+        player: str = "fr.player",
+        vars: str = "None",
+        data: str = "None",
+        src: str = "fr.src",
+    ) -> None:
         """Lines that push a frame for effect `eid` as `top` (slots set directly, as `base.push`)."""
         out.add(
             "top = _new(_Frame)",
             f"top.eid = {self.lit(eid)}",
             f"top.player = {player}",
-            "top.src = fr.src",
+            f"top.src = {src}",
             "top.pc = 0",
             f"top.vars = {vars}",
             f"top.data = {data}",

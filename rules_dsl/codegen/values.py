@@ -72,3 +72,11 @@ def _it(g: Generator, e: v.ItCard, cand: str, fr: str) -> str:
 @card_of(v.CardVar)
 def _card_var(g: Generator, e: v.CardVar, cand: str, fr: str) -> str:
     return f"_lookup(st, {g.bind(e.name)})"
+
+
+@numbers(v.CountCards)
+def _count_cards(g: Generator, e: v.CountCards, cand: str, fr: str) -> str:
+    q = e.cset
+    if isinstance(q, v.Query) and q.plain and q.facing < 0 and q.seat_key is not None:
+        return f"len(st.zones[{g.bind(q.seat_key)}[{fr}.player]])"  # `Query.count`'s plain case
+    return f"{g.bind(q, '_v')}.count(st, {fr}, {cand})"
