@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_dsl.codegen import atomic, control, turns, values  # noqa: F401 - they register their emitters
+from rules_dsl.codegen import atomic, choices, control, turns, values  # noqa: F401 - they register their emitters
 from rules_dsl.codegen.generator import Generator
 
 if TYPE_CHECKING:

@@ -11,11 +11,11 @@ from rules_dsl.effects.values import OneCard
 
 @runs(primitives.MoveCards)
 def _move_cards(g: Generator, e: primitives.MoveCards, out: Lines, fail: list[str]) -> None:
-    if e.cset.__class__ is not OneCard:
-        with out.block(f"if not {g.bind(e, '_e')}.execute(st, fr):"):
-            out.add(*fail)
-        return
     out.add(f"dest = {g.zone_key(e.dest_keys, e.dest)}")
+    if e.cset.__class__ is not OneCard:  # a set of cards: moving none is no failure
+        with out.block(f"for c in {g.card_list(e.cset)}:"):
+            out.add(f"_move_card(st, c, dest, {g.bind(e.facing)}, {'True' if e.bottom else 'False'})")
+        return
     assert isinstance(e.cset, OneCard)
     out.add(f"c = {g.card(e.cset.card_expr)}")
     with out.block("if c < 0:"):

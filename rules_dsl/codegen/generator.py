@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from rules_dsl.effects import control
 from rules_dsl.effects.base import Effect, ask, bind, check_depth, lookup, move_card, take_top, watch
+from rules_dsl.effects.choices import card_options
+from rules_dsl.effects.values import SymLit, is_wild
 from rules_dsl.errors import RulesError
 from rules_dsl.numbers import MAX_VALUE, bounded
 from rules_dsl.state import Frame, GameState
@@ -71,6 +73,19 @@ ATTRIBUTES = frozenset(
         "resume",
         "can_start",
         "join",
+        "copy",
+        "up",
+        "type",
+        "kind",
+        "symbols",
+        "sections",
+        "id",
+        "props",
+        "get",
+        "sym",
+        "value",
+        "zone_keys",
+        "wild",
     }
 )
 # The only strings generated code writes itself: engine words, none from a pack.
@@ -99,6 +114,8 @@ RUNTIME: dict[str, Any] = {
     "_watch": watch,
     "_check_depth": check_depth,
     "_ask": ask,
+    "_is_wild": is_wild,
+    "_card_options": card_options,
     "_bounded": bounded,
     "_MAX_VALUE": MAX_VALUE,
     "_RulesError": RulesError,
@@ -113,6 +130,7 @@ RUNS: dict[type, RunEmitter] = {}
 NUMBERS: dict[type, ValueEmitter] = {}
 TESTS: dict[type, ValueEmitter] = {}
 CARDS: dict[type, ValueEmitter] = {}
+CARD_SETS: dict[type, ValueEmitter] = {}
 
 
 def _registrar(table: dict[type, Any], cls: type) -> Callable[[Any], Any]:
@@ -142,6 +160,11 @@ def numbers(cls: type) -> Callable[[ValueEmitter], ValueEmitter]:
 def tests(cls: type) -> Callable[[ValueEmitter], ValueEmitter]:
     """Register the emitter of a condition's expression (`test`)."""
     return _registrar(TESTS, cls)
+
+
+def card_sets(cls: type) -> Callable[[ValueEmitter], ValueEmitter]:
+    """Register the emitter of a card set's list of cards (`cards`)."""
+    return _registrar(CARD_SETS, cls)
 
 
 def card_of(cls: type) -> Callable[[ValueEmitter], ValueEmitter]:
@@ -182,9 +205,12 @@ class Generator:
         self.globals: dict[str, Any] = dict(RUNTIME)
         self.made: set[str] = set(RUNTIME) | {"st", "fr", "frames", "i", "top", "c", "n", "values", "total"}
         self.made |= {"names", "data", "left", "key", "src", "dest", "rounds", "doable", "labels"}
+        self.made |= {"cand", "zones", "cards", "found", "cs", "t", "types", "sym", "ids"}
         self.ints: set[str] = set()  # repr() of the ints written into the source
         self._bound: dict[int, tuple[str, Any]] = {}  # id(value) -> (name, value kept alive)
         self.out = Lines()
+        self.helpers = Lines()  # functions of values (queries), made once each
+        self._helpers: dict[int, tuple[str, Any]] = {}
         self.covered: set[int] = set()  # effect ids with a generated step function
         self._temp = 0
 
@@ -239,6 +265,35 @@ class Generator:
         if emit is not None:
             return emit(self, expr, cand, fr)
         return f"{self.bind(expr, '_v')}.card(st, {fr}, {cand})"
+
+    def sym(self, expr: Any, cand: str = "-1", fr: str = "fr") -> str:
+        """A symbol's name (`SymExpr.sym`): a pack's symbol through the globals dict."""
+        if isinstance(expr, SymLit):
+            return self.bind(expr.name)
+        return f"{self.bind(expr, '_v')}.sym(st, {fr}, {cand})"
+
+    def card_list(self, cset: Any, cand: str = "-1", fr: str = "fr") -> str:
+        """A card set's cards, a new list (`CardSet.cards`)."""
+        emit = CARD_SETS.get(type(cset))
+        if emit is not None:
+            return emit(self, cset, cand, fr)
+        return f"{self.bind(cset, '_v')}.cards(st, {fr}, {cand})"
+
+    def helper(self, value: Any, prefix: str, write: Callable[[str, Lines], None]) -> str:
+        """The name of a function made once per value (a query's): `write(name, lines)`
+        writes it, and it goes after the step functions (whole, even when writing it
+        needed another)."""
+        known = self._helpers.get(id(value))
+        if known is not None:
+            return known[0]
+        name = f"{prefix}{len(self._helpers)}"
+        self._helpers[id(value)] = (name, value)
+        self.made.add(name)
+        lines = Lines()
+        write(name, lines)
+        self.helpers.lines.extend(lines.lines)
+        self.helpers.lines.append("")
+        return name
 
     def zone_key(self, keys: tuple[str, ...] | None, zone: Any, fr: str = "fr") -> str:
         """A zone's key: indexed by seat when it depends on nothing else (`seat_keys`)."""
@@ -300,4 +355,4 @@ class Generator:
                 name = self.step_name(eff.eid)
                 self.globals[name] = eff.step
                 self.made.add(name)
-        return "\n".join(self.out.lines) + "\n"
+        return "\n".join(self.out.lines + self.helpers.lines) + "\n"
