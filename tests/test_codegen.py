@@ -8,19 +8,21 @@ import functools
 import io
 import keyword
 import tokenize
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules_dsl import codegen
+from rules_dsl import codegen, serialize
 from rules_dsl.codegen.generator import ATTRIBUTES, BUILTINS, LITERALS, Generator
 from rules_dsl.compiler.build import compile_sources
+from rules_dsl.engine import Engine
 from rules_dsl.errors import DslSyntaxError, RulesError
 from rules_dsl.parser import parse
 from rules_dsl.rules import Rules
-from rules_dsl.testing import card_texts, mutated_texts, words_of
-from rules_dsl.testing.differential import PLAYS, differences
+from rules_dsl.testing import card_texts, mutated_texts, playthroughs, words_of
+from rules_dsl.testing.differential import differences, engines, plays
 from rules_dsl.testing.fuzz import CardTextFuzzer
 
 # the ints the templates write themselves (a frame's pc, "no card", an empty count)
@@ -150,7 +152,28 @@ def test_generated_rules_pickle_without_their_code() -> None:
     assert pickle.loads(pickle.dumps(rules)).fused is None
 
 
-@pytest.mark.parametrize(("pack", "players", "variants"), PLAYS, ids=[f"{p}-{n}" for p, n, _ in PLAYS])
+EXAMPLES = sorted(str(p) for p in (Path(__file__).parent.parent / "examples" / "games").iterdir() if p.is_dir())
+PLAYS = plays(EXAMPLES, every_variant=True)
+
+
+@pytest.mark.parametrize(("pack", "players", "variants"), PLAYS, ids=[f"{Path(p).name}-{n}-{v}" for p, n, v in PLAYS])
 def test_generated_steps_play_the_interpreters_games(pack: str, players: int, variants: tuple[str, ...] | None) -> None:
     # results lines and final JSON states byte-identical (benchmarks/differential.py: 1,000 each)
-    assert differences(pack, players, variants, range(1, 4)) == []
+    assert differences(pack, players, variants, range(1, 3)) == []
+
+
+@functools.cache
+def engine_pair(pack: str) -> tuple[Engine, Engine]:
+    return engines(pack)
+
+
+@pytest.mark.parametrize("pack", ["base", "escalation"])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_hypothesis_games_on_the_generated_steps_replay_on_the_interpreter(pack: str, data: st.DataObject) -> None:
+    plain, fused = engine_pair(pack)
+    game = data.draw(playthroughs(fused, variants=[None, ["learning"], ["extra-round"]]))
+    spec = game.spec
+    variants = None if spec.variants is None else list(spec.variants)
+    replayed = plain.replay(spec.players, spec.seed, variants, list(game.log))
+    assert serialize.to_json(replayed) == serialize.to_json(game.final)

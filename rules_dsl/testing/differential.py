@@ -8,24 +8,27 @@ import random
 from collections.abc import Iterable
 
 from rules_dsl import results, serialize
-from rules_dsl.engine import Engine, pack_paths
+from rules_dsl.engine import Engine, builtin_packs, pack_paths
 from rules_dsl.simulate import Batch, play_game
 
 MAX_DECISIONS = 5000  # a game of random options stopped here all the same
 
-# every built-in and example pack with the players it is played by here
-PLAYS: tuple[tuple[str, int, tuple[str, ...] | None], ...] = (
-    ("base", 2, ("learning",)),
-    ("base", 4, None),
-    ("escalation", 4, None),
-    ("microcosm", 2, None),
-    ("examples/games/love-letter", 3, None),
-    ("examples/games/hanabi", 3, None),
-    ("examples/games/sushi-go", 3, None),
-    ("examples/games/polignac", 4, None),
-    ("examples/games/spice-market", 2, None),
-    ("examples/games/dominion-first-game", 2, None),
-)
+Play = tuple[str, int, tuple[str, ...] | None]  # pack, players, variants (None: the defaults)
+
+
+def plays(folders: Iterable[str] = (), every_variant: bool = False) -> list[Play]:
+    """Every built-in pack and each of `folders` (example packs) at its fewest and most
+    players with its default variants; with `every_variant`, each of its variants too (at
+    its fewest players)."""
+    out: list[Play] = []
+    for pack in [*builtin_packs(), *folders]:
+        rules = Engine.load(pack_paths(pack), compiled=False).rules
+        out.append((pack, rules.min_players, None))
+        if rules.max_players != rules.min_players:
+            out.append((pack, rules.max_players, None))
+        if every_variant:
+            out.extend((pack, rules.min_players, (name,)) for name in rules.variants)
+    return out
 
 
 def engines(pack: str) -> tuple[Engine, Engine]:
