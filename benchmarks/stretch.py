@@ -6,6 +6,9 @@ stretch, in rounds taken alternately (the best counts), the ratio, and checks th
 leave the same state (JSON).
 
     python3 benchmarks/stretch.py --games 100
+
+With `--count SIDE` it runs one pass of one side only, for valgrind: the instructions of
+`--count generated` minus those of `--count copies` are the generated side's stretches.
 """
 
 from __future__ import annotations
@@ -33,11 +36,12 @@ def positions(engine: Engine, games: int) -> list[GameState]:
     return out
 
 
-def run(engine: Engine, states: list[GameState]) -> float:
+def run(engine: Engine, states: list[GameState], apply: bool = True) -> float:
     copies = [s.clone() for s in states]
     start = time.process_time()
-    for st in copies:
-        engine.apply_fast(st, "done")
+    if apply:
+        for st in copies:
+            engine.apply_fast(st, "done")
     return time.process_time() - start
 
 
@@ -45,10 +49,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--count",
+        choices=("interpreter", "generated", "copies"),
+        help="for an instruction count (valgrind): collect the positions, then one pass of this side "
+        "only (copies: the states copied, nothing applied), and print nothing",
+    )
     args = parser.parse_args()
     paths = pack_paths("base")
     plain, fused = Engine.load(paths, compiled=False), Engine.load(paths, compiled=True)
     states = positions(plain, args.games)
+    if args.count:
+        run(fused if args.count == "generated" else plain, states, apply=args.count != "copies")
+        return
     for st in states:
         a, b = st.clone(), st.clone()
         plain.apply_fast(a, "done")
