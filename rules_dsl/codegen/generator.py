@@ -248,23 +248,22 @@ class Generator:
 
     # ---- values ----
 
-    def num(self, expr: Any, cand: str = "-1", fr: str = "fr") -> str:
-        emit = NUMBERS.get(type(expr))
+    def value(self, table: dict[type, ValueEmitter], expr: Any, method: str, cand: str, fr: str) -> str:
+        """A value's expression by its class's emitter, else a call of its own `method`
+        (`num`, `test`, `card`, `cards`) on it, bound in the globals."""
+        emit = table.get(type(expr))
         if emit is not None:
             return emit(self, expr, cand, fr)
-        return f"{self.bind(expr, '_v')}.num(st, {fr}, {cand})"
+        return f"{self.bind(expr, '_v')}.{method}(st, {fr}, {cand})"
+
+    def num(self, expr: Any, cand: str = "-1", fr: str = "fr") -> str:
+        return self.value(NUMBERS, expr, "num", cand, fr)
 
     def test(self, cond: Any, cand: str = "-1", fr: str = "fr") -> str:
-        emit = TESTS.get(type(cond))
-        if emit is not None:
-            return emit(self, cond, cand, fr)
-        return f"{self.bind(cond, '_v')}.test(st, {fr}, {cand})"
+        return self.value(TESTS, cond, "test", cand, fr)
 
     def card(self, expr: Any, cand: str = "-1", fr: str = "fr") -> str:
-        emit = CARDS.get(type(expr))
-        if emit is not None:
-            return emit(self, expr, cand, fr)
-        return f"{self.bind(expr, '_v')}.card(st, {fr}, {cand})"
+        return self.value(CARDS, expr, "card", cand, fr)
 
     def sym(self, expr: Any, cand: str = "-1", fr: str = "fr") -> str:
         """A symbol's name (`SymExpr.sym`): a pack's symbol through the globals dict."""
@@ -274,10 +273,7 @@ class Generator:
 
     def card_list(self, cset: Any, cand: str = "-1", fr: str = "fr") -> str:
         """A card set's cards, a new list (`CardSet.cards`)."""
-        emit = CARD_SETS.get(type(cset))
-        if emit is not None:
-            return emit(self, cset, cand, fr)
-        return f"{self.bind(cset, '_v')}.cards(st, {fr}, {cand})"
+        return self.value(CARD_SETS, cset, "cards", cand, fr)
 
     def helper(self, value: Any, prefix: str, write: Callable[[str, Lines], None]) -> str:
         """The name of a function made once per value (a query's): `write(name, lines)`
