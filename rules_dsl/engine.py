@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rules_dsl import cache, interpreter, observation, saved
+from rules_dsl import cache, codegen, interpreter, observation, saved
 from rules_dsl.packs.installed import installed_packs, resolve, with_requirements
 from rules_dsl.rules import Rules
 from rules_dsl.state import Decision, GameState
@@ -39,15 +39,19 @@ def addressed_option(st: GameState, option: str, player: int | None) -> str:
 class Engine:
     """Compiled rules plus the operations on their game states."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, compiled: bool | None = None) -> None:
+        """`compiled`: run the rules' generated Python (rules_dsl/codegen); None: as the
+        environment says (`RULES_DSL_COMPILED=1`), off by default."""
         self.rules = rules
+        if compiled if compiled is not None else codegen.enabled():
+            codegen.install(rules)
         self._mark: str | None = None  # saved.version_mark, worked out when first needed
 
     @classmethod
-    def load(cls, paths: Iterable[str]) -> Engine:
+    def load(cls, paths: Iterable[str], compiled: bool | None = None) -> Engine:
         """Compiled rules of these pack folders and the packs they require; from the cache
         of compiled rules when it holds exactly these files (rules_dsl/cache.py)."""
-        return cls(cache.load_rules(with_requirements(paths)))
+        return cls(cache.load_rules(with_requirements(paths)), compiled)
 
     @classmethod
     def for_pack(cls, pack: str) -> Engine:

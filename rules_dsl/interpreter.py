@@ -128,6 +128,10 @@ def run(rules: Rules, st: GameState, fresh: bool = True) -> None:
     steps = 0
     if fresh and rules.watched:
         watch(st)
+    fused = rules.fused
+    if fused is not None:  # the generated step functions (rules_dsl/codegen), by effect id
+        _run_fused(rules, st, fused.steps)
+        return
     if rules.watch_every:  # a watched condition that reads cards: tested after each changing step
         while frames and st.pending is None:
             fr = frames[-1]
@@ -144,6 +148,30 @@ def run(rules: Rules, st: GameState, fresh: bool = True) -> None:
         effects[fr.eid].step(st, fr)
         steps += 1
         if steps > limit:
+            raise RulesLoopError(_loop_message(rules, st))
+
+
+def _run_fused(rules: Rules, st: GameState, steps: tuple[Any, ...]) -> None:
+    """`run`'s loop with the generated steps: the same frames, the same steps counted."""
+    frames = st.frames
+    limit = rules.step_limit
+    steps_taken = 0
+    if rules.watch_every:
+        effects = rules.effects
+        while frames and st.pending is None:
+            eid = frames[-1].eid
+            steps[eid](st, frames[-1])
+            if effects[eid].changes:
+                watch(st)
+            steps_taken += 1
+            if steps_taken > limit:
+                raise RulesLoopError(_loop_message(rules, st))
+        return
+    while frames and st.pending is None:
+        fr = frames[-1]
+        steps[fr.eid](st, fr)
+        steps_taken += 1
+        if steps_taken > limit:
             raise RulesLoopError(_loop_message(rules, st))
 
 

@@ -207,6 +207,9 @@ class Rules:
     # what the packs write that can never happen (compiler/never.py): validate shows them
     warnings: tuple[PackProblem, ...] = ()
     look: Look = attrs.Factory(Look)  # colours, glyphs and display words of the cards (`look:`)
+    # not rules: the Python generated from them (rules_dsl/codegen, `RULES_DSL_COMPILED`),
+    # set by `codegen.install`; None runs them on the interpreter. It never pickles
+    fused: Any = attrs.field(default=None, eq=False, repr=False)
 
     def written_effects(self) -> int:
         """How many effects the packs' texts compiled to (what `validate` reports): not the

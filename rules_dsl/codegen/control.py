@@ -1,0 +1,194 @@
+"""Step functions of the effects that order other effects (rules_dsl/effects/control.py):
+each does what the class's `step` does, with the effect's plan written out."""
+
+from __future__ import annotations
+
+from rules_dsl.codegen.generator import Generator, Lines, steps
+from rules_dsl.effects import control
+from rules_dsl.effects.base import Effect
+
+
+@steps(control.Block)
+def _block(g: Generator, eff: control.Block) -> None:
+    # `Block.step` with its loop unrolled: a block is resumed (fr.pc) only after a child
+    # that did not run in its frame, so the children are cut into runs that start there
+    out = g.out
+    plan = eff.plan
+    n = len(plan)
+    out.add("frames = st.frames")
+    with out.block("if st.failed:"):
+        out.add("frames.pop()", "return")
+    # (resumed after its last child, it runs none: so `n` counts as a start too)
+    starts = sorted({0} | {k + 1 for k, (_, kind) in enumerate(plan) if kind != control.RUN})
+    guarded = len(starts) > 1
+    if guarded:
+        out.add("i = fr.pc")
+    for s, start in enumerate(starts):
+        if start >= n:
+            break
+        end = starts[s + 1] if s + 1 < len(starts) else n
+        if guarded:
+            out.add(f"if i <= {g.lit(start)}:")
+            out.depth += 1
+        for k in range(start, end):
+            _child(g, out, plan[k][0], plan[k][1], k + 1)
+        if guarded:
+            out.depth -= 1
+    out.add(f"fr.pc = {g.lit(n)}", "frames.pop()")
+
+
+def _child(g: Generator, out: Lines, child: Effect, kind: int, after: int) -> None:
+    """One child of a block, `after` the index of the next: as `Block.step`'s loop body."""
+    if kind == control.RUN:
+        g.run_atomic(child, out, [f"fr.pc = {g.lit(after)}", "st.failed = True", "frames.pop()", "return"])
+        return
+    out.add(f"fr.pc = {g.lit(after)}")
+    if kind != control.TEST:
+        _start(g, out, child, kind)
+        return
+    assert isinstance(child, control.If)
+    with out.block(f"if {g.test(child.cond)}:"):
+        _branch(g, out, child.then, child.then_kind)
+    if child.otherwise is not None:
+        with out.block("else:"):
+            _branch(g, out, child.otherwise, child.else_kind)
+
+
+def _branch(g: Generator, out: Lines, branch: Effect, kind: int) -> None:
+    if kind == control.RUN:
+        g.run_atomic(branch, out, ["st.failed = True", "frames.pop()", "return"])
+        return
+    _start(g, out, branch, kind)
+
+
+def _start(g: Generator, out: Lines, child: Effect, kind: int) -> None:
+    """A child with a frame of its own: pushed, and stepped at once unless PUSH."""
+    if kind == control.COUNT:
+        assert isinstance(child, control.Loop) and child.count is not None
+        out.add(f"rounds = {g.num(child.count)}")
+        with out.block("if rounds != 0:"):
+            g.push(out, child.eid, data="[rounds]")
+            _stepped(g, out, child, kind)
+        return
+    g.push(out, child.eid)
+    if kind == control.PUSH:
+        out.add("return")
+        return
+    _stepped(g, out, child, kind)
+
+
+def _stepped(g: Generator, out: Lines, child: Effect, kind: int) -> None:
+    out.add(f"{g.step_name(child.eid)}(st, top)")
+    if kind == control.CALL:
+        out.add("return")
+        return
+    with out.block("if frames[-1] is not fr or st.pending is not None:"):
+        out.add("return")
+    with out.block("if st.failed:"):
+        out.add("frames.pop()", "return")
+
+
+@steps(control.Call)
+def _call(g: Generator, eff: control.Call) -> None:
+    # a tail call, as `Call.step`: this frame becomes the procedure's body
+    out = g.out
+    with out.block("if len(st.frames) > st.rules.frame_limit:"):
+        out.add(f"_check_depth(st, 'the procedure', {g.bind(eff.text)})")
+    out.add("names = {} if fr.vars is None else dict(fr.vars)")
+    if eff.arg is not None:
+        out.add(f"names['N'] = {g.num(eff.arg)}")
+    out.add("fr.vars = names", f"fr.eid = {g.lit(eff.body_eid)}", "fr.pc = 0", "fr.data = None")
+
+
+@steps(control.If)
+def _if(g: Generator, eff: control.If) -> None:
+    out = g.out
+    with out.block(f"if {g.test(eff.cond)}:"):
+        out.add(f"fr.eid = {g.lit(eff.then.eid)}", "fr.pc = 0")
+    with out.block("else:"):
+        if eff.otherwise is None:
+            out.add("st.frames.pop()")
+        else:
+            out.add(f"fr.eid = {g.lit(eff.otherwise.eid)}", "fr.pc = 0")
+
+
+@steps(control.Loop)
+def _loop(g: Generator, eff: control.Loop) -> None:
+    out = g.out
+    with out.block("if st.failed:"):
+        out.add("st.failed = False", "st.frames.pop()", "return")
+    out.add("data = fr.data")
+    with out.block("if data is None:"):
+        count = g.num(eff.count) if eff.count is not None else "-1"
+        out.add(f"data = fr.data = [{count}]")
+    out.add("left = data[0]")
+    stop = "left == 0" if eff.cond is None else f"left == 0 or not {g.test(eff.cond)}"
+    with out.block(f"if {stop}:"):
+        out.add("st.frames.pop()", "return")
+    with out.block("if left > 0:"):
+        out.add("data[0] = left - 1")
+    out.add("frames = st.frames")
+    g.push(out, eff.body.eid)
+    g.step_at_once(out, eff.body, eff.at_once)
+
+
+@steps(control.Optional)
+def _optional(g: Generator, eff: control.Optional) -> None:
+    out = g.out
+    with out.block("if fr.pc == 0:"):
+        out.add("fr.pc = 1", "frames = st.frames")
+        g.push(out, eff.body.eid)
+        g.step_at_once(out, eff.body, eff.at_once)
+        out.add("return")
+    out.add("st.failed = False", "st.frames.pop()")
+
+
+@steps(control.ForPlayers)
+def _for_players(g: Generator, eff: control.ForPlayers) -> None:
+    out = g.out
+    out.add("st.failed = False", "n = st.players", "data = fr.data")
+    with out.block("if data is None:"):
+        out.add(f"data = fr.data = [{g.lit(1 if eff.opponents_only else 0)}]")
+    out.add("i = data[0]", "frames = st.frames")
+    player = "(fr.player + i) % n" if eff.opponents_only else "(st.active + i) % n"
+    if eff.whole:
+        # every player in one step, as `ForPlayers.step` does for a body that cannot ask
+        with out.block("while i < n:"):
+            out.add("data[0] = i + 1")
+            g.push(out, eff.body.eid, player=player, vars="{}")
+            out.add(f"{g.step_name(eff.body.eid)}(st, top)", "st.failed = False", "i += 1")
+        out.add("frames.pop()")
+        return
+    with out.block("if i >= n:"):
+        out.add("frames.pop()", "return")
+    out.add("data[0] = i + 1")
+    g.push(out, eff.body.eid, player=player, vars="{}")
+    g.step_at_once(out, eff.body, eff.at_once)
+
+
+@steps(control.Alternatives)
+def _alternatives(g: Generator, eff: control.Alternatives) -> None:
+    # `Alternatives.step` with the options that can always start listed once; the rest
+    # (a scenario watching, the answer) is the interpreter's
+    out = g.out
+    me = g.bind(eff, "_e")
+    with out.block("if fr.pc == 1 or st.trace is not None:"):
+        out.add(f"{me}.step(st, fr)", "return")
+    if all(eff.always):
+        out.add(f"doable = [{', '.join(g.lit(i) for i in range(len(eff.options)))}]")
+    else:
+        out.add("doable = []")
+        for i, option in enumerate(eff.options):
+            if eff.always[i]:
+                out.add(f"doable.append({g.lit(i)})")
+            else:
+                with out.block(f"if {g.bind(option, '_e')}.can_start(st, fr):"):
+                    out.add(f"doable.append({g.lit(i)})")
+        with out.block("if not doable:"):
+            out.add("st.failed = True", "st.frames.pop()", "return")
+    with out.block("if len(doable) == 1:"):
+        out.add(f"{me}.resume(st, fr, doable[0])", "return")
+    out.add("labels = []")
+    with out.block("for i in doable:"):
+        out.add(f"labels.append({g.bind(eff.labels)}[i])")
+    out.add("_ask(st, fr, fr.player, 'choose: ' + ' OR '.join(labels), labels, doable)")
