@@ -178,3 +178,23 @@ def test_hypothesis_games_on_the_generated_steps_replay_on_the_interpreter(pack:
     variants = None if spec.variants is None else list(spec.variants)
     replayed = plain.replay(spec.players, spec.seed, variants, list(game.log))
     assert serialize.to_json(replayed) == serialize.to_json(game.final)
+
+
+WATCHED = sorted(
+    p
+    for p in (Path(__file__).parent / "scenarios").rglob("*.yaml")
+    if "after step" in (text := p.read_text(encoding="utf-8")) or "after iteration" in text
+)
+
+
+@pytest.mark.parametrize("path", WATCHED, ids=[p.name for p in WATCHED])
+def test_a_scenario_watching_inside_a_text_sees_the_same_steps_on_generated_code(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # generated calls must enter a procedure's step-by-step twin while a scenario watches,
+    # as Call.step does
+    from rules_dsl.scenario import run_scenario_file
+
+    monkeypatch.setenv(codegen.ENV, "1")
+    report = run_scenario_file(path)
+    assert report.ok, report.render()
