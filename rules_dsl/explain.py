@@ -16,8 +16,6 @@ _SKIP = {
     "then_kind",
     "else_kind",
     "body_eid",
-    "steps_eid",
-    "twins",  # the scenarios' step-by-step twins (compiler/build.py)
     "loops",
     "plan",  # a block's (child, kind) pairs: its statements, shown as such
     "always",

@@ -154,6 +154,9 @@ class Rules:
     overrides: tuple[str, ...] = ()  # what later packs replaced, for the loader's report
     additions: tuple[str, ...] = ()  # what packs added to the packs they require ("added: ...", "extended: ...")
     wild: dict[int, Cond] = attrs.Factory(dict)  # card type -> when it counts as every symbol
+    # a text's body of several steps -> its twin that runs it step by step while a scenario
+    # watches (control.StepByStep): phases, deal parts, procedures, card sections, abilities
+    step_twins: dict[int, int] = attrs.Factory(dict)
     # bounds on a running game (a pack's `limits:` part overrides them, docs/modding.md#limits)
     step_limit: int = 20000  # steps of the rules between two decisions
     decision_limit: int = 1000  # decisions in one turn

@@ -28,7 +28,7 @@ def start_inside(engine: Engine, st: GameState, pos: dict[str, Any], phase: str,
         eid = body.eid
         if st.trace is not None:
             st.trace.running = phase  # its end is a point an `at:` step may name
-            eid = _step_by_step(engine, phase, eid)  # and the ends of its steps
+            eid = engine.rules.step_twins.get(eid, eid)  # and the ends of its steps
         st.frames.append(Frame(eid, active, -1, step - 1, {}, None))
     skipped = earlier_changes(engine, st, phase, step)
     stated = {
@@ -50,14 +50,6 @@ def _phase_body(engine: Engine, phase: str) -> int:
     loop = engine.rules.effects[engine.rules.game_loop]
     assert isinstance(loop, GameLoop)
     return loop.bodies[[name for name, _ in engine.rules.phases].index(phase)]
-
-
-def _step_by_step(engine: Engine, phase: str, eid: int) -> int:
-    """The phase's body as the game loop enters it while a scenario watches."""
-    loop = engine.rules.effects[engine.rules.game_loop]
-    assert isinstance(loop, GameLoop)
-    twin = loop.step_by_step[[name for name, _ in engine.rules.phases].index(phase)]
-    return twin if twin >= 0 else eid
 
 
 def phase_steps(engine: Engine, phase: str) -> tuple[Effect, ...]:

@@ -97,10 +97,11 @@ def _call(g: Generator, eff: control.Call) -> None:
     out.add("names = {} if fr.vars is None else dict(fr.vars)")
     if eff.arg is not None:
         out.add(f"names['N'] = {g.num(eff.arg)}")
-    if eff.steps_eid < 0:
+    twin = g.rules.step_twins.get(eff.body_eid)
+    if twin is None:
         out.add("fr.vars = names", f"fr.eid = {g.lit(eff.body_eid)}", "fr.pc = 0", "fr.data = None")
     else:  # while a scenario watches, the body's twin that runs it step by step
-        out.add("fr.vars = names", f"fr.eid = {g.lit(eff.body_eid)} if st.trace is None else {g.lit(eff.steps_eid)}")
+        out.add("fr.vars = names", f"fr.eid = {g.lit(eff.body_eid)} if st.trace is None else {g.lit(twin)}")
         out.add("fr.pc = 0", "fr.data = None")
 
 

@@ -25,7 +25,7 @@ from rules_dsl.compiler.vocabulary import add_to_groups, read_vocabulary
 from rules_dsl.effects.abilities import WildGrant
 from rules_dsl.effects.base import Effect
 from rules_dsl.effects.choices import ChooseCard
-from rules_dsl.effects.control import LOOPS, Block, Call, EachIteration, Scope, StepByStep
+from rules_dsl.effects.control import LOOPS, Block, EachIteration, Scope, StepByStep
 from rules_dsl.effects.turns import GameLoop
 from rules_dsl.effects.watching import reads
 from rules_dsl.errors import RulesError, suggest
@@ -293,9 +293,6 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         # the game loop so that no other effect's id changes
         names = [name for name, eid in phases if isinstance(effects[eid], Scope)]
         several = [i for i, b in enumerate(bodies) if isinstance(effects[b], Block)]
-        step_by_step = [-1] * len(bodies)
-        for k, i in enumerate(several):
-            step_by_step[i] = len(effects) + 1 + k
         # so do a deal's set-up and scoring and the procedures, numbered after those
         deal_body = -1 if deal_setup < 0 else effects[deal_setup].body.eid  # type: ignore[union-attr]
         scoring_body = -1 if deal_scoring < 0 else effects[deal_scoring].body.eid  # type: ignore[union-attr]
@@ -304,6 +301,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         abilities = ability_names(card_types)
         first_twin = len(effects) + 1 + len(several)
         twins, twinned = step_twins(effects, deals, [*sc.procs.values(), *sections], first_twin, abilities)
+        twins |= {bodies[i]: len(effects) + 1 + k for k, i in enumerate(several)}
         watched = tuple((t.name, t.cond) for t in triggers if t.at_once)
         reads_of = [reads(cond) for _, cond in watched]
         loop = GameLoop(
@@ -329,9 +327,6 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             deal_scoring=scoring_body,
             coop_win=coop_win,
             modes=self._trigger_modes(triggers),
-            step_by_step=tuple(step_by_step),
-            deal_setup_steps=twins.get(deal_body, -1),
-            deal_scoring_steps=twins.get(scoring_body, -1),
         )
         effects.append(loop)
         for i in several:
@@ -344,15 +339,6 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
         for e in list(effects):
             if isinstance(e, StepByStep):
                 object.__setattr__(e, "loops", loop_twins(effects, e))
-        for e in effects:
-            if isinstance(e, Call) and e.proc.body.eid in twins:
-                object.__setattr__(e, "steps_eid", twins[e.proc.body.eid])
-        for eid in sections:
-            scope = effects[eid]
-            if isinstance(scope, Scope) and scope.body.eid in twins:
-                object.__setattr__(scope, "steps_eid", twins[scope.body.eid])
-        # the abilities' bodies, which Announce and the activated abilities' uses push
-        sc.listeners.twins.update((body, twins[body]) for body, _ in abilities if body in twins)
         look = self.read_look(voc)
         if self.problems.items:
             return None
@@ -390,6 +376,7 @@ class _Builder(PackParts, PackTexts, CardCompiling, GameLoopCompiling, PackCheck
             overrides=tuple(self.composed.overrides),
             additions=tuple(self.composed.additions),
             wild=wild,
+            step_twins=twins,
             **self.read_limits(),
             quantity_spots={q: tuple(sp) for q, sp in self._quantity_spots.items()},
             valued={p: {v: str(text) for v, (text, _) in vs.items()} for p, vs in voc.valued.items()},

@@ -40,9 +40,6 @@ class Listeners:
     # (replacement ability, pass label) -> its block compiled to ask that pass first, for an
     # event that `you may` asks first (docs/dsl.md#replacement-abilities-instead-of-prevent)
     declinable: dict[tuple[int, str], int] = attrs.Factory(dict)
-    # a card's triggered or activated ability's body of several steps -> its twin run step
-    # by step while a scenario watches (control.StepByStep, `after step N of CARD WHEN MOMENT`)
-    twins: dict[int, int] = attrs.Factory(dict)
 
 
 @attrs.frozen(eq=False)
@@ -173,14 +170,14 @@ def usable(st: GameState, fr: Frame, window: str, lis: Listeners) -> list[tuple[
     return out
 
 
-def _run(st: GameState, fr: Frame, value: Any, lis: Listeners) -> None:
+def _run(st: GameState, fr: Frame, value: Any) -> None:
     """Use the chosen ability: `[card, eid]`. A once-per-turn use is remembered."""
     card, eid = value
     ab = st.rules.effects[eid]
     assert isinstance(ab, ActivatedAbility)
     if ab.once:
         st.used.append(f"{eid}:{card}")
-    body = ab.body.eid if st.trace is None else lis.twins.get(ab.body.eid, ab.body.eid)
+    body = ab.body.eid if st.trace is None else st.rules.step_twins.get(ab.body.eid, ab.body.eid)
     st.frames.append(frame(body, fr.player, card, {}))
 
 
@@ -215,7 +212,7 @@ class Announce(Effect):
             return
         eid, player, src, names = fr.data.pop(0)
         if st.trace is not None:  # a scenario watches: the body step by step, if it has a twin
-            eid = self.listeners.twins.get(eid, eid)
+            eid = st.rules.step_twins.get(eid, eid)
         st.frames.append(frame(eid, player, src, dict(names)))
 
     def collect(self, st: GameState, fr: Frame) -> list[Any]:
@@ -282,7 +279,7 @@ class UseAbilities(Effect):
         if value is None:
             st.frames.pop()
             return
-        _run(st, fr, value, self.listeners)
+        _run(st, fr, value)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return True
@@ -330,7 +327,7 @@ class UseAbility(Effect):
 
     def resume(self, st: GameState, fr: Frame, value: Any) -> None:
         fr.pc = 1
-        _run(st, fr, value, self.listeners)
+        _run(st, fr, value)
 
     def can_start(self, st: GameState, fr: Frame) -> bool:
         return bool(usable(st, fr, self.window, self.listeners))

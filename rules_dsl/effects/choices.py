@@ -444,5 +444,5 @@ class DoSection(Effect):
             # a section absorbs its failures (this frame does, on its next step)
             scope = st.rules.effects[eid]
             assert isinstance(scope, Scope)
-            body = scope.body.eid if st.trace is None or scope.steps_eid < 0 else scope.steps_eid
+            body = scope.body.eid if st.trace is None else st.rules.step_twins.get(scope.body.eid, scope.body.eid)
             push(st, body, fr.player, card, scope=True)

@@ -223,7 +223,6 @@ class Scope(Effect):
     text: str
     body: Effect
     absorbs_failure: bool
-    steps_eid: int = -1  # a card section's body run step by step while a scenario watches (StepByStep; -1: none)
 
     def step(self, st: GameState, fr: Frame) -> None:
         if fr.pc == 0:
@@ -248,7 +247,6 @@ class Call(Effect):
     arg: NumExpr | None
     body_eid: int = -1  # the procedure's body (set by link: procedures are compiled after their calls)
     always: bool = False  # can_start is True whatever the state (set by link)
-    steps_eid: int = -1  # the body run step by step while a scenario watches (StepByStep; -1: none)
 
     def step(self, st: GameState, fr: Frame) -> None:
         # a tail call: this frame becomes the procedure's body, with the procedure's
@@ -259,7 +257,8 @@ class Call(Effect):
         if self.arg is not None:
             names["N"] = self.arg.num(st, fr)
         fr.vars = names
-        fr.eid = self.body_eid if st.trace is None or self.steps_eid < 0 else self.steps_eid
+        # while a scenario watches, the body's twin that runs it step by step
+        fr.eid = self.body_eid if st.trace is None else st.rules.step_twins.get(self.body_eid, self.body_eid)
         fr.pc = 0
         fr.data = None
 

@@ -53,11 +53,6 @@ class GameLoop(Effect):
     # final round)
     modes: tuple[tuple[str, str], ...] = ()
     watch_sizes: frozenset[str] = frozenset()  # of watch_zones, those read beyond emptiness
-    # of each, the body run step by step while a scenario watches (control.StepByStep; -1: none)
-    step_by_step: tuple[int, ...] = ()
-    # the same for the deal's set-up and scoring bodies (-1: none)
-    deal_setup_steps: int = -1
-    deal_scoring_steps: int = -1
 
     def step(self, st: GameState, fr: Frame) -> None:
         st.failed = False
@@ -76,12 +71,11 @@ class GameLoop(Effect):
             fr.pc += 1
             st.phase = name
             # the phase's body runs in its own scope; this frame absorbs its failure
-            body = st.rules.effects[self.bodies[fr.pc - 1]]
+            body_eid = self.bodies[fr.pc - 1]
             if st.trace is not None:
                 st.trace.began(st, name)
-                if self.step_by_step[fr.pc - 1] >= 0:  # a scenario may stop between its steps
-                    body = st.rules.effects[self.step_by_step[fr.pc - 1]]
-            enter(st, body, st.active, -1, {}, False)
+                body_eid = st.rules.step_twins.get(body_eid, body_eid)  # a scenario may stop between its steps
+            enter(st, st.rules.effects[body_eid], st.active, -1, {}, False)
             return
         self.end_turn(st, fr)
 
@@ -148,8 +142,7 @@ class GameLoop(Effect):
                 body = self.deal_scoring
                 if st.trace is not None:
                     st.trace.began(st, "deal-end")
-                    if self.deal_scoring_steps >= 0:  # a scenario may stop between its steps
-                        body = self.deal_scoring_steps
+                    body = st.rules.step_twins.get(body, body)  # a scenario may stop between its steps
                 push(st, body, st.active, -1, scope=True)
             return
         self.next_turn(st, fr)
@@ -167,8 +160,7 @@ class GameLoop(Effect):
                 body = self.deal_setup
                 if st.trace is not None:
                     st.trace.began(st, "deal-setup")
-                    if self.deal_setup_steps >= 0:
-                        body = self.deal_setup_steps
+                    body = st.rules.step_twins.get(body, body)
                 push(st, body, st.active, -1, scope=True)
                 return
         fr.data = None
