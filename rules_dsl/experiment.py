@@ -11,11 +11,11 @@ largest for it, its bot choosing among them) and "plain" (the bot alone). With c
 one policy, the steered seat follows the policy in both arms of every card.
 
 The figures per card: the steered seat's win rate in each arm and their difference (95%
-Newcomb interval), its mean score difference over the paired seeds (95% t interval), how
-often the card was offered to it and taken, and the card's natural pick rate (the other
-seats' decisions that offered it). Records are the `simulate` records plus an
-`experiment` key; the results file (JSON lines) is written as games finish and read back
-by `--resume` and `rules-dsl report`.
+Newcombe interval for paired proportions, a seed's two arms being a pair), its mean score
+difference over the paired seeds (95% t interval), how often the card was offered to it
+and taken, and the card's natural pick rate (the other seats' decisions that offered it).
+Records are the `simulate` records plus an `experiment` key; the results file (JSON
+lines) is written as games finish and read back by `--resume` and `rules-dsl report`.
 """
 
 from __future__ import annotations
@@ -133,11 +133,10 @@ def _won(record: dict[str, Any], seat: int) -> float:
 
 def impact(games: list[dict[str, Any]], kind: str, subject: str) -> dict[str, Any]:
     """The figures of one subject from its games (both arms)."""
-    from statsmodels.stats.proportion import (  # type: ignore[import-untyped]
-        confint_proportions_2indep,
-        proportion_confint,
-    )
+    from statsmodels.stats.proportion import proportion_confint  # type: ignore[import-untyped]
     from statsmodels.stats.weightstats import DescrStatsW  # type: ignore[import-untyped]
+
+    from rules_dsl.report.figures import paired_diff_interval
 
     treat, control = ARMS[kind]
     arms: dict[str, dict[int, dict[str, Any]]] = {treat: {}, control: {}}
@@ -168,15 +167,15 @@ def impact(games: list[dict[str, Any]], kind: str, subject: str) -> dict[str, An
             "offered_games": offered_games,
             "taken": taken,
         }
-    a, b = out[treat], out[control]
-    out["win_difference"] = None
-    if a["games"] and b["games"]:
-        diff = a["win_rate"] - b["win_rate"]
-        low, high = confint_proportions_2indep(
-            round(a["wins"]), a["games"], round(b["wins"]), b["games"], method="newcomb", compare="diff"
-        )
-        out["win_difference"] = {"diff": diff, "low": float(min(low, diff)), "high": float(max(high, diff))}
     seeds = sorted(set(arms[treat]) & set(arms[control]))
+    # both arms of a seed are the same game up to the first offer: the paired interval
+    out["win_difference"] = None
+    if seeds:
+        diff, low, high = paired_diff_interval(
+            [(_won(arms[treat][s], arms[treat][s]["experiment"]["seat"]),
+              _won(arms[control][s], arms[control][s]["experiment"]["seat"])) for s in seeds]
+        )  # fmt: skip
+        out["win_difference"] = {"diff": diff, "low": low, "high": high, "pairs": len(seeds)}
     diffs = [
         arms[treat][s]["scores"][arms[treat][s]["experiment"]["seat"]]
         - arms[control][s]["scores"][arms[control][s]["experiment"]["seat"]]
@@ -210,7 +209,7 @@ def impact(games: list[dict[str, Any]], kind: str, subject: str) -> dict[str, An
             "low": None if low is None else float(low),
             "high": None if high is None else float(high),
         }
-        out["never_offered"] = a["games"] > 0 and a["offered"] == 0
+        out["never_offered"] = out[treat]["games"] > 0 and out[treat]["offered"] == 0
     return out
 
 

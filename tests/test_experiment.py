@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_cli import Capsys, run
 
-from rules_dsl import report
+from rules_dsl import experiment, report
 from rules_dsl.engine import pack_paths
+from rules_dsl.report.figures import diff_interval, paired_diff_interval
 
 ARGS = ["experiment", "--pack", "microcosm", "--bots", "greedy", "--quiet"]
 CARD = "research-globe"
@@ -189,3 +192,44 @@ def test_bad_input_is_an_error_before_any_game(tmp_path: Path, capsys: Capsys) -
         code, _, err = run(capsys, *ARGS, "--games", "1", "--out", str(out), *argv)
         assert code != 0 and message in err, (argv, err)
         assert not out.exists()
+
+
+def _arm_record(seed: int, arm: str, won: bool) -> dict[str, Any]:
+    return {
+        "seed": seed,
+        "players": 2,
+        "winners": [0] if won else [1],
+        "scores": [10 if won else 5, 7],
+        "experiment": {"kind": "card", "subject": "x", "arm": arm, "seat": 0},
+    }
+
+
+def test_the_win_difference_pairs_each_seeds_two_arms() -> None:
+    # 200 seeds: 30 won in both arms, 5 won only when taking, 165 lost in both. The arms
+    # are the same game until the card is offered, so the interval is the paired one
+    # (Newcombe's method 10: Wilson intervals of 35/200 and 30/200 joined through the
+    # pairs' correlation), not the independent one the arms' rates alone would give.
+    games = []
+    for seed in range(1, 201):
+        games += [_arm_record(seed, "take", seed <= 35), _arm_record(seed, "leave", seed <= 30)]
+    wd = experiment.impact(games, "card", "x")["win_difference"]
+    assert wd["pairs"] == 200
+    assert wd["diff"] == pytest.approx(0.025)
+    # 5 discordant pairs against 0 is just short of significant (exact McNemar p = 0.0625)
+    assert wd["low"] == pytest.approx(-0.00042, abs=1e-5) and wd["high"] == pytest.approx(0.05299, abs=1e-5)
+    _, independent_low, independent_high = diff_interval(35, 200, 30, 200)
+    assert independent_low is not None and independent_high is not None
+    assert independent_high - independent_low > 2.5 * (wd["high"] - wd["low"])
+    # no seed changed: an interval around 0 of the width 200 pairs allow, never [0, 0]
+    same = [_arm_record(s, arm, s <= 30) for s in range(1, 201) for arm in ("take", "leave")]
+    wd = experiment.impact(same, "card", "x")["win_difference"]
+    assert wd["diff"] == 0 and wd["low"] == pytest.approx(-wd["high"]) and 0.01 < wd["high"] < 0.03
+
+
+def test_the_paired_interval_is_newcombes_worked_example() -> None:
+    # Altman et al., Statistics with Confidence (2000), table 6.2: 14 pairs both yes,
+    # 5 only the first, 0 only the second, 22 neither: 0.122 (0.011 to 0.226)
+    pairs = [(1.0, 1.0)] * 14 + [(1.0, 0.0)] * 5 + [(0.0, 0.0)] * 22
+    d, low, high = paired_diff_interval(pairs)
+    assert (round(d, 3), round(low, 3), round(high, 3)) == (0.122, 0.011, 0.226)
+    assert paired_diff_interval([]) == (None, None, None)

@@ -101,7 +101,8 @@ def _impact_table(rows: list[dict[str, Any]]) -> str:
     out = [
         "<p>From <code>rules-dsl experiment</code> games: the same seeds played with one seat (rotated) "
         "made to take the card whenever an option named it, and made to leave it (a policy: followed, "
-        "against the bot alone). Win difference: 95% Newcomb interval; score difference: the mean over "
+        "against the bot alone). Win difference: 95% Newcombe interval for paired proportions (a seed's "
+        "two arms are a pair); score difference: the mean over "
         "the paired seeds, 95% t interval. Natural pick rate: the other seats' decisions that offered "
         "the card. Unlike the pick rates below, these do not depend on when a bot chooses to take a card.</p>"
         "<table><tr><th>card or policy</th><th>arms</th><th>games</th><th>win rate</th><th>95% interval</th>"
