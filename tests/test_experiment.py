@@ -56,6 +56,10 @@ def test_the_steered_seat_takes_or_leaves_the_card_and_rotates(tmp_path: Path, c
     assert figs["impact"][0]["take"] == row["take"] and figs["impact"][0]["score_difference"] == row["score_difference"]
     assert "Card impact (experiments)" in (tmp_path / "report" / "index.html").read_text()
     assert (tmp_path / "report" / "card-impact.png").exists()
+    # its natural statistics count each seed's unsteered game once, not the 4 arm games
+    assert figs["games"] == 2 and figs["arm_games"] == 4
+    assert figs["turns"] == [r["turns"] for r in _records(out)[:2]]
+    assert "Besides these, 4 games are arms" in (tmp_path / "report" / "index.html").read_text()
 
 
 def test_an_arm_never_offered_its_card_is_the_unsteered_game(tmp_path: Path, capsys: Capsys) -> None:
@@ -177,6 +181,10 @@ def test_a_policy_in_the_packs_words(tmp_path: Path, capsys: Capsys) -> None:
     assert arms == [("policy", "colonies=the number of cards in your colonies")] * 2 + [("plain", None)] * 2
     (row,) = json.loads(text)["subjects"]
     assert row["kind"] == "policy" and row["policy"]["games"] == 2
+    # the report's natural statistics are the bot alone's games, the plain arm
+    figs = report.build([str(out)], tmp_path / "report")
+    assert (figs["games"], figs["arm_games"]) == (2, 2)
+    assert figs["turns"] == [r["turns"] for r in _records(out)[2:]]
 
 
 def test_bad_input_is_an_error_before_any_game(tmp_path: Path, capsys: Capsys) -> None:

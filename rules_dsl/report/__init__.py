@@ -132,6 +132,8 @@ def command(args: Any) -> int:
     figs = build(list(args.results), out, warn, args.min_sample)
     skipped = figs["skipped_lines"]
     note = f", {skipped} broken or foreign lines skipped" if skipped else ""
+    if figs.get("arm_games"):
+        note += f", and {figs['arm_games']} experiment arm games in the card impact table"
     echo(f"wrote {out / 'index.html'} ({figs['games']} games{note})", stderr=True)
     if args.json:
         print(json.dumps({k: v for k, v in figs.items() if k not in BULKY}, indent=2))

@@ -43,7 +43,28 @@ def rate_rows(wins: dict[str, float], seen: dict[str, int]) -> list[dict[str, An
     ]  # fmt: skip
 
 
+def natural_games(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games as their bots played them, each once: a results file of `rules-dsl
+    experiment` holds every arm of every card, most of them copies of the seed's unsteered
+    game, so its statistics count that game (`baseline`) once per seed, or a policy
+    experiment's `plain` arm (the bot alone) once per seed, and never a steered arm."""
+    out: list[dict[str, Any]] = []
+    plain_seeds: set[tuple[Any, ...]] = set()
+    for g in games:
+        e = g.get("experiment")
+        if not isinstance(e, dict) or e.get("kind") == "baseline":
+            out.append(g)
+        elif e.get("kind") == "policy" and e.get("arm") == "plain":
+            key = (g.get("pack"), g["players"], tuple(g.get("bots", ())), g["seed"])
+            if key not in plain_seeds:
+                plain_seeds.add(key)
+                out.append(g)
+    return out
+
+
 def compute(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> dict[str, Any]:
+    experiment_games = games
+    games = natural_games(games) or games  # files written before baselines hold only arms
     seat_wins: dict[str, float] = defaultdict(float)
     seat_seen: Counter[str] = Counter()
     bot_wins: dict[str, float] = defaultdict(float)
@@ -146,7 +167,8 @@ def compute(games: list[dict[str, Any]], min_sample: int = MIN_SAMPLE) -> dict[s
         "confounded": confounded(games),
         "min_sample": min_sample,
         "picks": pick_rates(games, min_sample),
-        "impact": card_impact(games),
+        "impact": card_impact(experiment_games),
+        "arm_games": len(experiment_games) - len(games),
     }
 
 

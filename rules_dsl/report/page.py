@@ -167,6 +167,12 @@ def _run(figs: dict[str, Any], images: list[tuple[str, str]], folder: Path, leve
         f"{shares} Intervals are 95% Wilson score intervals: where they "
         "overlap, the difference may be noise.</p>",
     ]
+    if figs.get("arm_games"):
+        parts.append(
+            f"<p>Besides these, {figs['arm_games']} games are arms of <code>rules-dsl experiment</code>: "
+            "a seat steered to take or leave a card, most of them copies of a seed's unsteered game. "
+            "They count in the card impact table only.</p>"
+        )
     if figs.get("skipped_lines"):
         parts.append(f"<p>{figs['skipped_lines']} broken or foreign lines of the results were skipped.</p>")
     parts.append(_warnings(figs["confounded"]))
