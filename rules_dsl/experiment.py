@@ -34,7 +34,7 @@ from rules_dsl.simulate import Batch, Writer, map_dask, map_local, play_game, pr
 
 ARMS = {"card": ("take", "leave"), "policy": ("policy", "plain"), "baseline": ("plain",)}
 MAX_GAMES = 1_000_000  # all arms of all subjects together
-MAX_POLICY = 2000  # characters of one policy's text
+MAX_POLICY = 8000  # characters of one policy's text (benchmarks/policies/base-research-advanced.txt: 4,691)
 
 
 @attrs.frozen

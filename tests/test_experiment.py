@@ -241,3 +241,25 @@ def test_the_paired_interval_is_newcombes_worked_example() -> None:
     d, low, high = paired_diff_interval(pairs)
     assert (round(d, 3), round(low, 3), round(high, 3)) == (0.122, 0.011, 0.226)
     assert paired_diff_interval([]) == (None, None, None)
+
+
+def test_the_shipped_policies_are_accepted_for_their_pack() -> None:
+    """benchmarks/policies/*.txt, as `--policy NAME=$(cat FILE)` passes them: within the
+    length a policy may have, and compiled for the base pack's words (docs/balance.md
+    runs them). A longer text is still refused before any game (the case above)."""
+    from rules_dsl.compiler.build import compile_with_expressions
+    from rules_dsl.errors import RulesError
+    from rules_dsl.experiment import MAX_POLICY, parse_policy
+    from rules_dsl.packs.installed import with_requirements
+
+    files = sorted((Path(__file__).parent.parent / "benchmarks" / "policies").glob("base-*.txt"))
+    assert [f.name for f in files] == ["base-research-advanced.txt", "base-research.txt"]
+    texts = dict(parse_policy(f"{f.stem}={f.read_text(encoding='utf-8')}") for f in files)
+    _, compiled = compile_with_expressions(with_requirements(pack_paths("base")), texts)
+    assert sorted(compiled) == sorted(texts)
+    try:
+        parse_policy("long=" + "1 plus " * (MAX_POLICY // 7 + 1) + "1")
+    except RulesError as exc:
+        assert f"at most 100 characters of name and {MAX_POLICY} of expression" in str(exc)
+    else:
+        raise AssertionError("a policy longer than MAX_POLICY was accepted")

@@ -127,3 +127,39 @@ def test_it_prints_as_it_parses() -> None:
     printed = "\n".join(show(item) for item in tree)
     assert printed == text
     assert parse(printed, "start") == tree
+
+
+def test_a_count_asks_the_wild_condition_once_per_owner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting symbols (a policy's expression, the evaluation's features) asks whether one
+    owner's copies are wild once for all of them, not once per copy: the answer of a
+    `your copies of CARD are wild` grant depends on the owner only."""
+    from rules_dsl.compiler.build import compile_with_expressions
+    from rules_dsl.effects.abilities import WildWhile
+    from rules_dsl.engine import Engine
+    from rules_dsl.state import Frame
+
+    rules, compiled = compile_with_expressions(
+        [str(pack(tmp_path))], {"e": "the number of moon symbols on cards in your hand"}
+    )
+    engine = Engine(rules)
+    st = engine.new_game(2, 1, None)
+    ids = [rules.cards[c.type].id for c in st.cards]
+    jokers = [i for i, card in enumerate(ids) if card == "joker"]
+    lens = ids.index("lens")
+    for zone in list(st.zones):
+        st.zones[zone] = [c for c in st.zones[zone] if c not in (*jokers, lens)]
+    st.zones["hand.0"] = list(jokers)
+    st.zones["table.0"] = [lens]
+    for c in jokers:
+        st.cards[c].loc = "hand.0"
+    st.cards[lens].loc, st.cards[lens].up = "table.0", True
+    st.counters["coin"] = [5, 0]
+    st.rules = rules
+    asked = []
+    test = WildWhile.test
+    monkeypatch.setattr(WildWhile, "test", lambda self, *a: asked.append(1) or test(self, *a))
+    assert compiled["e"].num(st, Frame(rules.game_loop, 0, -1, 0, {}, None)) == 3
+    assert len(asked) == 1
+    st.counters["coin"] = [4, 0]  # the grant's condition fails: no joker counts
+    assert compiled["e"].num(st, Frame(rules.game_loop, 0, -1, 0, {}, None)) == 0
+    assert len(asked) == 2

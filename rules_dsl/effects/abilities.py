@@ -620,6 +620,11 @@ class WildWhile(Cond):
     grants: tuple[tuple[int, str, str, Cond | None], ...]
     also: Cond | None = None
 
+    @property
+    def owner_only(self) -> bool:  # type: ignore[override]
+        # the grants are read for the owner alone; a card's own `wild:` may read the card
+        return self.also is None
+
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
         if self.also is not None and self.also.test(st, fr, cand):
             return True

@@ -46,6 +46,11 @@ class SymExpr:
 
 
 class Cond:
+    # True where the answer depends on the state and the frame's player only, never on the
+    # card asked about (`cand`): a wild-card condition of this kind holds for all of one
+    # owner's copies of a card at once, so a count asks it once per type and place (CountSymbols)
+    owner_only = False
+
     def test(self, st: GameState, fr: Frame, cand: int = -1) -> bool:
         raise NotImplementedError
 
@@ -220,13 +225,24 @@ class CountSymbols(NumExpr):
         cards = st.cards
         wild = st.rules.wild
         total = 0
+        asked: dict[tuple[int, str], bool] | None = None  # (card type, where it lies) -> wild, where owner_only
         for c in self.cset.cards(st, fr, cand):
-            t = cards[c].type
+            cs = cards[c]
+            t = cs.type
             n = types[t].symbols.get(s, 0)
             if n:
                 total += n
-            elif t in wild and is_wild(st, c):  # a wild card without the symbol counts one
-                total += 1
+            elif t in wild:  # a wild card without the symbol counts one
+                if wild[t].owner_only:  # the same answer for every copy in one place (one owner)
+                    key = (t, cs.loc)
+                    if asked is None:
+                        asked = {}
+                    w = asked.get(key)
+                    if w is None:
+                        w = asked[key] = is_wild(st, c)
+                    total += w
+                elif is_wild(st, c):
+                    total += 1
         return total
 
 
