@@ -7,7 +7,8 @@ decision costs.
     python3 benchmarks/search.py ismcts:100 random --pack escalation --players 4 --games 20
     python3 benchmarks/search.py greedy+technology-influence=1.2 greedy --games 40
 
-BOT[:BUDGET][+FEATURE=WEIGHT...] replaces some of the pack's weights for that bot: an
+A search bot without a budget thinks for 200 iterations a decision, the command line's
+default `--budget`. BOT[:BUDGET][+FEATURE=WEIGHT...] replaces some of the pack's weights for that bot: an
 experiment (what would a seat win that valued technologies?), never a shipped setting.
 BOT[:BUDGET]/FIELD=VALUE/... changes fields of a search bot's `Config`
 (rules_dsl/bots/ismcts.py), e.g. `ismcts:100/finish_move=6/exploration=0.2`.
@@ -36,6 +37,7 @@ from rules_dsl.engine import Engine
 from rules_dsl.statistics import Recorder
 
 _ENGINES: dict[str, Engine] = {}
+DEFAULT_BUDGET = "200"  # a search bot's budget when its spec gives none: the command line's `--budget`
 
 
 def _engine(pack: str) -> Engine:
@@ -47,7 +49,7 @@ def _engine(pack: str) -> Engine:
 def split(spec: str) -> tuple[str, str]:
     spec = spec.split("+", 1)[0].split("/", 1)[0]
     name, _, budget = spec.partition(":")
-    return name, budget or "100"
+    return name, budget or DEFAULT_BUDGET
 
 
 def settings(spec: str) -> dict[str, Any]:

@@ -338,3 +338,104 @@ def test_with_opponents_modelled_the_prior_judges_its_own_follow_ups_by_its_own_
                     checked += 1
             engine.apply(st, st.pending.options[0])
         assert checked == 3, players
+
+
+class _Counted:
+    """The engine's moves, counted (the search's moves all go through `apply_fast`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine, self.rules, self.moves = engine, engine.rules, 0
+
+    def apply_fast(self, st: GameState, option: str, player: int | None = None) -> None:
+        self.moves += 1
+        self.engine.apply_fast(st, option, player)
+
+
+def test_with_opponents_modelled_a_budget_is_the_work_counted_moves_evaluations_and_samples() -> None:
+    """`unit=work` (the default): with the other seats modelled the search counts its moves,
+    the seats it evaluates and the states it samples, and iterates until that work (the
+    prior's included) reaches the budget's iterations times `BUDGET_WORK`."""
+    from rules_dsl.bots import ismcts
+
+    engine, st = _escalation_decision(4, 3)
+    bot = ISMCTSBot(engine, 1, iterations=40)
+    counted = _Counted(engine)
+    bot.engine = counted  # type: ignore[assignment]
+    seats = [0]
+    samples = [0]
+    one, every = bot.seat_value, bot.values
+
+    def seat_value(state: GameState, seat: int) -> float:
+        seats[0] += 1
+        return one(state, seat)
+
+    def values(state: GameState) -> list[float]:
+        seats[0] += state.players
+        return every(state)
+
+    bot.seat_value, bot.values = seat_value, values
+    before: list[float] = []  # the work done when each iteration began
+    iterate = bot._iterate
+
+    def spy(root: object, state: GameState, me: int) -> int:
+        before.append(bot.work)
+        samples[0] += 1
+        return iterate(root, state, me)  # type: ignore[arg-type]
+
+    bot._iterate = spy  # type: ignore[method-assign,assignment]
+    turn = Turn(engine, st)
+    bot.choose(turn)
+    samples[0] += bot.config.prior_worlds  # the prior's sampled states
+    assert bot.work == (
+        counted.moves * ismcts.MOVE_WORK + seats[0] * ismcts.EVALUATION_WORK + samples[0] * ismcts.SAMPLE_WORK
+    )
+    budget = 40 * ismcts.BUDGET_WORK
+    assert before[0] > 0  # the prior's work counts in the budget
+    assert all(w < budget for w in before) and bot.work >= budget  # no iteration begun past it
+    # counting positions judged instead (`unit=judged`, the measure before): other iterations
+    judged = ISMCTSBot(engine, 1, iterations=40, config=attrs.evolve(CONFIGS["ismcts"], unit="judged"))
+    calls: list[int] = []
+    real = judged._iterate
+
+    def count(root: object, state: GameState, me: int) -> int:
+        calls.append(1)
+        return real(root, state, me)  # type: ignore[arg-type]
+
+    judged._iterate = count  # type: ignore[method-assign,assignment]
+    judged.choose(Turn(engine, st))
+    assert len(calls) != len(before)
+
+
+def test_a_budget_of_work_plays_the_same_game_for_a_seed_however_busy_the_machine() -> None:
+    """The work is counted, not timed: a clock running ten times as fast (a loaded machine)
+    changes nothing in a game of `ismcts` with the other seats modelled; a seconds budget it
+    changes."""
+    import itertools
+    from unittest import mock
+
+    engine = Engine.for_pack("escalation")
+    names = ["ismcts", "greedy", "greedy"]
+
+    def game(budget: str, busy: bool) -> list[str]:
+        if not busy:
+            return play(engine, names, 4, budget)[1]
+        fake = itertools.count(0.0, 0.01)  # each look at the clock: another 10 ms
+        with mock.patch("rules_dsl.bots.ismcts.time.thread_time", lambda: next(fake)):
+            return play(engine, names, 4, budget)[1]
+
+    assert game("4", busy=False) == game("4", busy=True)
+    assert game("0.05s", busy=False) != game("0.05s", busy=True)
+
+
+def test_with_two_players_the_unit_changes_nothing() -> None:
+    """Nothing is modelled with 2 players: an iteration is one, whatever `unit` says."""
+    engine = Engine.for_pack("microcosm")
+    logs = []
+    for unit in ("work", "judged"):
+        config = attrs.evolve(CONFIGS["ismcts"], unit=unit)
+        bots = [ISMCTSBot(engine, 11, iterations=8, config=config), make_bot("greedy", engine, 12)]
+        st = engine.new_game(2, 4)
+        while st.pending is not None:
+            engine.apply(st, bots[st.pending.player].choose(Turn(engine, st)))
+        logs.append(list(st.log))
+    assert logs[0] == logs[1]

@@ -18,7 +18,7 @@ class Turn:
     The real state stays private: `sample` returns a fresh determinized copy each time.
     """
 
-    __slots__ = ("engine", "player", "options", "prompt", "decided", "_state", "_observation", "_unseen")
+    __slots__ = ("engine", "player", "players", "options", "prompt", "decided", "_state", "_observation", "_unseen")
 
     def __init__(self, engine: Engine, st: GameState, player: int | None = None) -> None:
         """`player`: whose decision, when several seats decide at once (default: the first
@@ -29,6 +29,7 @@ class Turn:
         assert d is not None
         self.engine = engine
         self.player = d.player
+        self.players = st.players  # how many seats the game has (public)
         self.options = list(d.options)
         self.prompt = d.prompt
         self.decided = len(st.log)  # decisions made so far in the game (public: the log's length)

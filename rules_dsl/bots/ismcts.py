@@ -7,7 +7,8 @@ each was available), adds one node, plays on for at most `rollout` decisions and
 where it stops: a finished game by its winners, an unfinished one by the pack's evaluation
 (each seat's value minus the best other seat's, `bots/evaluate.py`). Every node keeps the
 rewards of the seat that chose it. The budget is a number of iterations (reproducible for
-a seed) or seconds of CPU per decision.
+a seed; with the other seats modelled, units of work: `Config.unit`) or seconds of CPU per
+decision.
 
 Two configurations (`make_bot` names them):
 
@@ -37,10 +38,17 @@ Two configurations (`make_bot` names them):
   decisions in an iteration are answered greedily (one step ahead, by the evaluation)
   instead of being tree nodes, at most that many per iteration (past them the iteration
   stops and is judged): the tree holds only the bot's own choices, against opponents
-  modelled as the greedy bot. An iteration then counts as the positions it judged (one,
-  plus `ANSWER_COST` for each option a greedy answer weighed), so a budget of iterations
-  costs about the CPU it costs with 2 players. At equal CPU it loses to the plain search in 2-player games
-  (docs/balance.md), hence `opponents_from`.
+  modelled as the greedy bot. An iteration's CPU then varies tenfold (the answers it judges,
+  replays, or stops at), so a budget of iterations is one of work (`unit` "work"): the
+  search counts the moves it applies, the seats it evaluates and the states it samples (the
+  prior's included), weighted by what each costs, and stops when that reaches the budget
+  times `BUDGET_WORK`: about the CPU of the same budget in seconds, and as reproducible as
+  iterations. `unit` "judged" is the count before: an iteration is the positions it judged
+  (one, plus `ANSWER_COST` for each option a greedy answer weighed), which in Escalation 4p
+  gave most decisions half the iterations a seconds budget of about the same mean CPU gives
+  and the costliest tenth of them a third of the CPU (docs/balance.md). With 2 players an
+  iteration is one, whatever `unit` says. At equal CPU modelling the opponents loses to the
+  plain search in 2-player games (docs/balance.md), hence `opponents_from`.
   Those answers are cheap (issue 37: most of an iteration's CPU went to them): an answer
   is the option best for the answering seat's own value (`answer_by` "own"; greedy's lead
   over the best other seat, "lead", evaluates every seat: four times the work with 4
@@ -72,11 +80,25 @@ from rules_dsl.bots.evaluate import evaluator, seat_value, value_of
 from rules_dsl.engine import Engine
 from rules_dsl.state import GameState
 
-# What one option weighed by an opponent's modelled answer costs, in tree iterations: a clone,
-# a move and one seat's evaluation (`answer_by` "own"). Escalation, 4 players, `--budget 200`:
-# 0.042 s of CPU per decision at 2, 0.024 s at 4 (0.04 s for 200 iterations with 2 players);
-# before the answers were judged by one seat's value and once per node, 4 made it 0.05 s
+# What one option weighed by an opponent's modelled answer costs, in tree iterations, when a
+# budget counts the positions judged (`Config.unit` "judged", the measure before `unit`
+# "work"): a clone, a move and one seat's evaluation (`answer_by` "own")
 ANSWER_COST = 2
+
+# `Config.unit` "work" (with the other seats modelled): a budget of N iterations is N *
+# BUDGET_WORK units of the search's work, counted as it goes (so reproducible for a seed):
+# MOVE_WORK a move applied (a forced step, a modelled answer played or replayed, the tree's
+# own), EVALUATION_WORK one seat's value computed, SAMPLE_WORK a sampled state with an
+# iteration's own bookkeeping. Their ratios are the CPU each took in Escalation 4p (timed one
+# by one over the first 109 decisions of seed 6's search seat: about 65 us a move, 56 us a
+# seat's evaluation, 265 us a sample and 150 us of the loop's own an iteration, on the
+# shared 2-core machine; other ratios fitted no better to 573 decisions' CPU), and
+# BUDGET_WORK is set so that `--budget 200` costs about what `--budget 0.045s` does there
+# (35-40 us a unit on that machine: docs/balance.md, "A budget of work")
+MOVE_WORK = 1.0
+EVALUATION_WORK = 1.0
+SAMPLE_WORK = 6.0
+BUDGET_WORK = 6.0
 
 
 @attrs.frozen
@@ -102,6 +124,7 @@ class Config:
     opponents_from: int = 2  # `opponents` applies in games of at least this many players
     answers: str = "once"  # an opponent's greedy answer: judged "once" per tree node and options, or "always"
     answer_by: str = "own"  # an opponent's answer maximises its "own" value, or its "lead" (greedy's measure)
+    unit: str = "work"  # with `opponents` modelled, what an iteration of the budget is: "work" or "judged"
 
 
 CONFIGS = {
@@ -159,6 +182,8 @@ class ISMCTSBot:
         # learns what options tend to lead to; the next decision starts from that)
         self.mast: dict[tuple[int, str], list[float]] = {}
         self._kept: tuple[_Node, int, int] | None = None  # subtree, seat, decisions made then
+        # the search's work so far (`Config.unit` "work"): moves, seats evaluated, samples
+        self.work = 0.0
 
     def choose(self, turn: Turn) -> str:
         if len(turn.options) == 1:
@@ -167,17 +192,30 @@ class ISMCTSBot:
         # the CPU time of this thread: a bot thinking in a server's worker thread is not
         # charged for the requests other threads serve meanwhile (the prior counts in it)
         budget_end = time.thread_time() + self.seconds if self.seconds > 0 else 0.0
+        cfg = self.config
+        # with the other seats modelled an iteration's work varies tenfold (the answers it
+        # judges, replays or stops at), so a budget of iterations is one of work (`unit`)
+        by_work = budget_end == 0.0 and cfg.unit == "work" and cfg.opponents > 0 and turn.players >= cfg.opponents_from
+        work_end = self.work + self.iterations * BUDGET_WORK  # the prior's work counts in it
         root = self._root(turn)
-        if self.config.prior > 0:
+        if cfg.prior > 0:
             self._prior(root, turn)
         done = 0
-        while (done < self.iterations) if budget_end == 0.0 else (done == 0 or time.thread_time() < budget_end):
-            # an iteration counts the positions it judged: one, plus ANSWER_COST for each option
-            # of the other seats' greedy answers (`opponents`), so that a budget of iterations
-            # costs about the same CPU with the opponents modelled as without
-            done += self._iterate(root, turn.sample(self.rng), turn.player)
+        if budget_end != 0.0:
+            while done == 0 or time.thread_time() < budget_end:
+                done += self._iterate(root, turn.sample(self.rng), turn.player)
+        elif by_work:
+            while done == 0 or self.work < work_end:
+                done += self._iterate(root, turn.sample(self.rng), turn.player)
+        else:
+            while done < self.iterations:
+                # an iteration counts the positions it judged: one, plus ANSWER_COST for each
+                # option of the other seats' greedy answers (`opponents`, `unit` "judged"), so
+                # that a budget of iterations costs about the same CPU with the opponents
+                # modelled as without; with 2 players one
+                done += self._iterate(root, turn.sample(self.rng), turn.player)
         # the most visited option (ties: the first in option order, which is stable)
-        if self.config.final == "mean":
+        if cfg.final == "mean":
             # the best mean reward among the options visited at least half as often as the most
             # visited one: a mean from a few playouts is not trusted
             most = max((c.visits for c in root.children.values()), default=0)
@@ -191,7 +229,7 @@ class ISMCTSBot:
             )
         else:
             best = max(turn.options, key=lambda o: root.children[o].visits if o in root.children else -1)
-        if self.config.reuse and best in root.children:
+        if cfg.reuse and best in root.children:
             self._kept = (root.children[best], turn.player, turn.decided + 1)
         return best
 
@@ -210,6 +248,7 @@ class ISMCTSBot:
         end of the bot's own move still plays at least as well as greedy."""
         me = turn.player
         worlds = [turn.sample(self.rng) for _ in range(max(1, self.config.prior_worlds))]
+        self.work += SAMPLE_WORK * len(worlds)
         cfg = self.config
         # with the other seats modelled (3 players or more), the bot's own follow-ups are
         # judged as the modelled answers are (`prior_by`)
@@ -218,7 +257,7 @@ class ISMCTSBot:
             value = 0.0
             for world in worlds:
                 st = world.clone()
-                self.engine.apply_fast(st, option)
+                self._apply(st, option)
                 self._finish(st, me, cfg.prior_follow_ups, own)
                 value += self._rewards(st)[me]
             child = root.children.get(option)
@@ -230,7 +269,7 @@ class ISMCTSBot:
 
     def _iterate(self, root: _Node, st: GameState, me: int) -> int:
         """One iteration; returns the positions judged (1, plus the opponents' answers' options)."""
-        apply = self.engine.apply_fast  # on a throw-away copy: no undo needed
+        apply = self._apply
         rng = self.rng
         cfg = self.config
         mast = self.mast
@@ -242,6 +281,7 @@ class ISMCTSBot:
         once = cfg.answers == "once"
         since = 0  # opponents' answers since `node`
         judged = 1
+        self.work += SAMPLE_WORK
         while st.pending is not None:
             d = st.pending
             options = d.options
@@ -346,7 +386,7 @@ class ISMCTSBot:
         """The seat that chose last answers its own follow-up questions greedily (the
         option whose result the evaluation likes best, one step ahead), up to `most` of
         them, so that a position is scored after a whole move, not half-way through it."""
-        apply = self.engine.apply_fast
+        apply = self._apply
         for _ in range(most):
             d = st.pending
             if d is None or d.player != seat:
@@ -362,8 +402,8 @@ class ISMCTSBot:
         best, best_value = options[0], -math.inf
         for option in options:
             trial = st.clone()
-            self.engine.apply_fast(trial, option)
-            v = self.leads(trial)[seat]
+            self._apply(trial, option)
+            v = self._leads(trial)[seat]
             if v > best_value:
                 best, best_value = option, v
         return best
@@ -380,8 +420,12 @@ class ISMCTSBot:
         best, best_value = options[0], -math.inf
         for option in options:
             trial = st.clone()
-            self.engine.apply_fast(trial, option)
-            v = self.leads(trial)[seat] if trial.over else self.seat_value(trial, seat)
+            self._apply(trial, option)
+            if trial.over:
+                v = self._leads(trial)[seat]
+            else:
+                self.work += EVALUATION_WORK
+                v = self.seat_value(trial, seat)
             if v > best_value:
                 best, best_value = option, v
         return best
@@ -392,16 +436,28 @@ class ISMCTSBot:
                 return [1.0 if p in st.winners else 0.0 for p in range(st.players)]
             return [1.0 / len(st.winners) if p in st.winners else 0.0 for p in range(st.players)]
         if self.config.reward == "tanh":
-            return [0.5 + 0.5 * math.tanh(lead / self.config.scale) for lead in self.leads(st)]
+            return [0.5 + 0.5 * math.tanh(lead / self.config.scale) for lead in self._leads(st)]
         if self.config.reward == "pairwise" and st.players > 2:
             # each seat's mean chance of finishing ahead of each other seat (max-n with the
             # league's pairwise measure): a seat behind the leader still sees what gains on
             # the others, where the logistic of its lead over the best is flat near 0.
             # With 2 players it is the logistic of the lead (below), to the bit.
+            self.work += EVALUATION_WORK * st.players
             values = self.values(st)
             n = len(values) - 1
             return [sum(_logistic(v - w) for j, w in enumerate(values) if j != i) / n for i, v in enumerate(values)]
-        return [_logistic(lead) for lead in self.leads(st)]
+        return [_logistic(lead) for lead in self._leads(st)]
+
+    def _apply(self, st: GameState, option: str) -> None:
+        """A move in a throw-away copy (no undo needed), counted in the search's work."""
+        self.work += MOVE_WORK
+        self.engine.apply_fast(st, option)
+
+    def _leads(self, st: GameState) -> list[float]:
+        """The evaluation's leads (every seat's value; a finished game's only when co-operative), counted."""
+        if not st.over or self.engine.rules.cooperative:
+            self.work += EVALUATION_WORK * st.players
+        return self.leads(st)
 
 
 def _mean(mast: dict[tuple[int, str], list[float]], seat: int, option: str) -> float:

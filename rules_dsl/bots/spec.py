@@ -132,6 +132,11 @@ _SEARCH: dict[str, Option] = {
         _choice("once", "always"), "once or always", "an opponent's greedy answer judged once per node, or always"
     ),
     "answer_by": Option(_choice("own", "lead"), "own or lead", "an opponent's answer judged by its own value or lead"),
+    "unit": Option(
+        _choice("work", "judged"),
+        "work or judged",
+        "with the other seats modelled, a budget iteration: units of work, or positions judged",
+    ),
 }
 OPTIONS: dict[str, dict[str, Option]] = {
     "random": {},
