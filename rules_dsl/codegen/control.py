@@ -3,7 +3,7 @@ each does what the class's `step` does, with the effect's plan written out."""
 
 from __future__ import annotations
 
-from rules_dsl.codegen.generator import Generator, Lines, steps
+from rules_dsl.codegen.generator import Generator, Lines, resumes, steps
 from rules_dsl.effects import control
 from rules_dsl.effects.base import Effect
 
@@ -19,7 +19,7 @@ def _block(g: Generator, eff: control.Block) -> None:
     with out.block("if st.failed:"):
         out.add("frames.pop()", "return")
     # (resumed after its last child, it runs none: so `n` counts as a start too)
-    starts = sorted({0} | {k + 1 for k, (_, kind) in enumerate(plan) if kind != control.RUN})
+    starts = sorted({0} | {k + 1 for k, (child, kind) in enumerate(plan) if _resumes(g, child, kind)})
     guarded = len(starts) > 1
     if guarded:
         out.add("i = fr.pc")
@@ -35,6 +35,36 @@ def _block(g: Generator, eff: control.Block) -> None:
         if guarded:
             out.depth -= 1
     out.add(f"fr.pc = {g.lit(n)}", "frames.pop()")
+
+
+def _inline(g: Generator, eff: Effect | None) -> bool:
+    """Whether a block's child (or an `if`'s branch) started with a frame of its own runs in
+    the parent's frame instead: a block (no names of its own, the parent's player and
+    card) whose children all run in its frame, so it can neither ask nor leave a frame
+    behind; what it does, its failure included, is the same in the parent's frame.
+    Not while the end triggers are tested between the steps (`watch_every`)."""
+    if type(eff) is not control.Block or g.rules.watch_every:
+        return False
+    for child, kind in eff.plan:
+        if kind == control.TEST:
+            assert isinstance(child, control.If)
+            if not _runs_here(g, child.then, child.then_kind) or not _runs_here(g, child.otherwise, child.else_kind):
+                return False
+        elif not _runs_here(g, child, kind):
+            return False
+    return True
+
+
+def _runs_here(g: Generator, eff: Effect | None, kind: int) -> bool:
+    return eff is None or kind == control.RUN or (kind == control.PUSH and _inline(g, eff))
+
+
+def _resumes(g: Generator, child: Effect, kind: int) -> bool:
+    """Whether the block may be resumed after this child (a frame of its own that may stay)."""
+    if kind == control.TEST:
+        assert isinstance(child, control.If)
+        return not (_runs_here(g, child.then, child.then_kind) and _runs_here(g, child.otherwise, child.else_kind))
+    return not _runs_here(g, child, kind)
 
 
 def _child(g: Generator, out: Lines, child: Effect, kind: int, after: int) -> None:
@@ -61,6 +91,31 @@ def _branch(g: Generator, out: Lines, branch: Effect, kind: int) -> None:
     _start(g, out, branch, kind)
 
 
+def _inlined(g: Generator, out: Lines, block: control.Block) -> None:
+    """A block that runs in its parent's frame (`_inline`): its children written out there;
+    its failure is the parent's (the parent's `fr.pc` is already past it)."""
+    fail = ["st.failed = True", "frames.pop()", "return"]
+    out.add("pass")  # (a block of no children)
+    for child, kind in block.plan:
+        if kind == control.TEST:
+            assert isinstance(child, control.If)
+            with out.block(f"if {g.test(child.cond)}:"):
+                _here(g, out, child.then, child.then_kind, fail)
+            if child.otherwise is not None:
+                with out.block("else:"):
+                    _here(g, out, child.otherwise, child.else_kind, fail)
+        else:
+            _here(g, out, child, kind, fail)
+
+
+def _here(g: Generator, out: Lines, eff: Effect, kind: int, fail: list[str]) -> None:
+    if kind == control.RUN:
+        g.run_atomic(eff, out, fail)
+    else:
+        assert isinstance(eff, control.Block)
+        _inlined(g, out, eff)
+
+
 def _start(g: Generator, out: Lines, child: Effect, kind: int) -> None:
     """A child with a frame of its own: pushed, and stepped at once unless PUSH."""
     if kind == control.COUNT:
@@ -70,10 +125,16 @@ def _start(g: Generator, out: Lines, child: Effect, kind: int) -> None:
             g.push(out, child.eid, data="[rounds]")
             _stepped(g, out, child, kind)
         return
+    if kind == control.PUSH and _inline(g, child):
+        assert isinstance(child, control.Block)
+        _inlined(g, out, child)
+        return
     g.push(out, child.eid)
-    if kind == control.PUSH:
+    if kind == control.PUSH and (g.rules.watch_every or type(child) is not control.Block):
         out.add("return")
         return
+    # a block the interpreter would step next: stepped at once (blocks nest in Python
+    # only as deep as the pack's text nests them)
     _stepped(g, out, child, kind)
 
 
@@ -197,3 +258,16 @@ def _alternatives(g: Generator, eff: control.Alternatives) -> None:
     with out.block("for i in doable:"):
         out.add(f"labels.append({g.bind(eff.labels)}[i])")
     out.add("_ask(st, fr, fr.player, 'choose: ' + ' OR '.join(labels), labels, doable)")
+
+
+@resumes(control.Alternatives)
+def _alternatives_resume(g: Generator, eff: control.Alternatives) -> None:
+    # `Alternatives.resume`: the chosen option entered (`control.enter`), written out per option
+    out = g.out
+    out.add("fr.pc = 1", "frames = st.frames")
+    for i, option in enumerate(eff.options):
+        with out.block(f"if value == {g.lit(i)}:"):
+            g.push(out, option.eid)
+            g.step_at_once(out, option, eff.at_once[i])
+            out.add("return")
+    out.add(f"{g.bind(eff, '_e')}.resume(st, fr, value)")  # (no such option: the interpreter's error)

@@ -4,8 +4,22 @@ and the frame `fr` (names in the generated code)."""
 
 from __future__ import annotations
 
-from rules_dsl.codegen.generator import Generator, Lines, card_of, card_sets, numbers, tests
+from typing import Any
+
+from rules_dsl.codegen.generator import (
+    RUNTIME,
+    Generator,
+    Lines,
+    card_of,
+    card_sets,
+    numbers,
+    symbols,
+    tests,
+    zone_keys,
+)
 from rules_dsl.effects import values as v
+from rules_dsl.errors import RulesError
+from rules_dsl.state import Frame, GameState
 
 # a comparison's operator as Python writes it (values._OPS)
 OPERATORS = {"ge": ">=", "le": "<=", "gt": ">", "lt": "<", "eq": "==", "ne": "!="}
@@ -48,7 +62,7 @@ def _zone_size(g: Generator, e: v.ZoneSize, cand: str, fr: str) -> str:
     elif isinstance(zone, v.SharedZone):
         key = g.bind(zone.name)
     else:
-        key = f"{g.bind(zone, '_v')}.key(st, {fr}, {cand})"
+        key = g.zkey(zone, cand, fr)
     return f"len(st.zones[{key}])"
 
 
@@ -140,3 +154,127 @@ def _query_function(g: Generator, q: v.Query, name: str, out: Lines) -> None:
                     out.add("continue")
             out.add("found.append(c)")
         out.add("return found")
+
+
+def _prop_num(st: GameState, fr: Frame, c: int, value: Any) -> int:
+    """`CardProp.num` once the property is read."""
+    if value.__class__ is int:
+        return int(value)
+    if isinstance(value, v.NumExpr):  # an expression property, worked out for that card
+        return value.num(st, fr, c)
+    return int(value)
+
+
+def _prop_sym(st: GameState, fr: Frame, c: int, value: Any) -> str:
+    return str(value)
+
+
+def _prop_key(st: GameState, fr: Frame, c: int, value: Any, prop: str) -> str:
+    """`CardProp.key` once the property is read: the zone it names."""
+    name = str(value)
+    zone = st.rules.zones.get(name)
+    if zone is None:  # the card does not give this zone property (it defaults to "")
+        raise RulesError(f"card {st.rules.cards[st.cards[c].type].id!r} gives no {prop!r}, so it names no zone")
+    return f"{name}.{fr.player}" if zone.per_player else name
+
+
+def _no_card(prop: str) -> None:
+    raise RulesError(f"there is no card to read {prop!r} from")
+
+
+def _this_card_missing() -> int:
+    raise RulesError("'this card' is used outside a card's text")
+
+
+RUNTIME.update(
+    _prop_num=_prop_num,
+    _prop_sym=_prop_sym,
+    _prop_key=_prop_key,
+    _no_card=_no_card,
+    _this_card_missing=_this_card_missing,
+)
+
+
+@card_of(v.ThisCard)
+def _this_card(g: Generator, e: v.ThisCard, cand: str, fr: str) -> str:
+    return f"({fr}.src if {fr}.src >= 0 else _this_card_missing())"
+
+
+def _card_prop(g: Generator, e: v.CardProp, cand: str, fr: str, read: str) -> str:
+    """A card property read as `CardProp.num` / `sym` / `key` do: a function made once per
+    property value, the card expression inline in it."""
+
+    def write(name: str, out: Lines) -> None:
+        with out.block(f"def {name}(st, fr, cand):"):
+            out.add(f"c = {g.card(e.card_expr, 'cand', 'fr')}")
+            with out.block("if c < 0:"):
+                out.add(f"_no_card({g.bind(e.prop)})")
+            prop = g.bind(e.prop)
+            extra = f", {prop}" if read == "_prop_key" else ""
+            out.add(f"return {read}(st, fr, c, st.rules.cards[st.cards[c].type].props[{prop}]{extra})")
+
+    return f"{g.helper(e, '_q' + read[-3:], write)}(st, {fr}, {cand})"
+
+
+@numbers(v.CardProp)
+def _card_prop_num(g: Generator, e: v.CardProp, cand: str, fr: str) -> str:
+    return _card_prop(g, e, cand, fr, "_prop_num")
+
+
+@symbols(v.CardProp)
+def _card_prop_sym(g: Generator, e: v.CardProp, cand: str, fr: str) -> str:
+    return _card_prop(g, e, cand, fr, "_prop_sym")
+
+
+@zone_keys(v.CardProp)
+def _card_prop_key(g: Generator, e: v.CardProp, cand: str, fr: str) -> str:
+    return _card_prop(g, e, cand, fr, "_prop_key")
+
+
+_WILD = "wild"
+
+
+@numbers(v.CountSymbols)
+def _count_symbols(g: Generator, e: v.CountSymbols, cand: str, fr: str) -> str:
+    """`CountSymbols.num`: the symbol's count summed over the generated query's cards."""
+
+    def write(name: str, out: Lines) -> None:
+        with out.block(f"def {name}(st, fr, cand):"):
+            out.add(f"sym = {g.sym(e.symbol, 'cand', 'fr')}", "types = st.rules.cards", "cards = st.cards")
+            out.add(f"{_WILD} = st.rules.wild", "total = 0")
+            with out.block(f"for c in {g.card_list(e.cset, 'cand', 'fr')}:"):
+                out.add("t = cards[c].type", "n = types[t].symbols.get(sym, 0)")
+                with out.block("if n:"):
+                    out.add("total += n")
+                with out.block(f"elif t in {_WILD} and _is_wild(st, c):"):
+                    out.add("total += 1")
+            out.add("return total")
+
+    return f"{g.helper(e, '_q', write)}(st, {fr}, {cand})"
+
+
+@numbers(v.Total)
+def _total(g: Generator, e: v.Total, cand: str, fr: str) -> str:
+    """`Total.num`: a property summed over the generated query's cards."""
+
+    def write(name: str, out: Lines) -> None:
+        with out.block(f"def {name}(st, fr, cand):"):
+            out.add("types = st.rules.cards", "cards = st.cards", "total = 0")
+            with out.block(f"for c in {g.card_list(e.cset, 'cand', 'fr')}:"):
+                out.add(f"n = types[cards[c].type].props.get({g.bind(e.prop)}, 0)")
+                out.add("total += n if type(n) is int else n.num(st, fr, c)")
+            out.add("return total")
+
+    return f"{g.helper(e, '_q', write)}(st, {fr}, {cand})"
+
+
+@numbers(v.CountTokens)
+def _count_tokens(g: Generator, e: v.CountTokens, cand: str, fr: str) -> str:
+    def write(name: str, out: Lines) -> None:
+        with out.block(f"def {name}(st, fr, cand):"):
+            out.add("cards = st.cards", "n = 0")
+            with out.block(f"for c in {g.card_list(e.cset, 'cand', 'fr')}:"):
+                out.add("n += len(cards[c].tokens)")
+            out.add("return n")
+
+    return f"{g.helper(e, '_q', write)}(st, {fr}, {cand})"
