@@ -3,7 +3,7 @@ the generated query; the answer (`resume`) and a watched game are the interprete
 
 from __future__ import annotations
 
-from rules_dsl.codegen.generator import Generator, resumes, steps
+from rules_dsl.codegen.generator import Generator, resumes, starts, steps
 from rules_dsl.effects import choices
 
 
@@ -66,3 +66,9 @@ def _choose_card_resume(g: Generator, eff: choices.ChooseCard) -> None:
         with out.block("if names is not None:"):
             out.add("names['it'] = value", f"names[{g.bind(eff.name)}] = value", "break")
     out.add("frames.pop()")
+
+
+@starts(choices.ChooseCard)
+def _choose_card_starts(g: Generator, eff: choices.ChooseCard) -> None:
+    # `ChooseCard.can_start`: any card, by the generated query
+    g.out.add(f"return len({g.card_list(eff.query)}) > 0")

@@ -3,7 +3,7 @@ each does what the class's `step` does, with the effect's plan written out."""
 
 from __future__ import annotations
 
-from rules_dsl.codegen.generator import Generator, Lines, resumes, steps
+from rules_dsl.codegen.generator import Generator, Lines, resumes, starts, steps
 from rules_dsl.effects import control
 from rules_dsl.effects.base import Effect
 
@@ -217,8 +217,9 @@ def _for_players(g: Generator, eff: control.ForPlayers) -> None:
         out.add(f"data = fr.data = [{g.lit(1 if eff.opponents_only else 0)}]")
     out.add("i = data[0]", "frames = st.frames")
     player = "(fr.player + i) % n" if eff.opponents_only else "(st.active + i) % n"
-    if eff.whole:
+    if eff.whole or (eff.body.atomic and not g.rules.watch_every):
         # every player in one step, as `ForPlayers.step` does for a body that cannot ask
+        # (an atomic body too: the steps the interpreter would take next, one by one)
         with out.block("while i < n:"):
             out.add("data[0] = i + 1")
             g.push(out, eff.body.eid, player=player, vars="{}")
@@ -248,7 +249,7 @@ def _alternatives(g: Generator, eff: control.Alternatives) -> None:
             if eff.always[i]:
                 out.add(f"doable.append({g.lit(i)})")
             else:
-                with out.block(f"if {g.bind(option, '_e')}.can_start(st, fr):"):
+                with out.block(f"if {g.can_start(option)}:"):
                     out.add(f"doable.append({g.lit(i)})")
         with out.block("if not doable:"):
             out.add("st.failed = True", "st.frames.pop()", "return")
@@ -271,3 +272,102 @@ def _alternatives_resume(g: Generator, eff: control.Alternatives) -> None:
             g.step_at_once(out, option, eff.at_once[i])
             out.add("return")
     out.add(f"{g.bind(eff, '_e')}.resume(st, fr, value)")  # (no such option: the interpreter's error)
+
+
+# ---- can-start functions: each as the class's `can_start`, its parts written out ----
+
+
+@starts(control.Block)
+def _block_starts(g: Generator, eff: control.Block) -> None:
+    out = g.out
+    if eff.always:
+        out.add("return True")
+        return
+    for guard in eff.guards:
+        with out.block(f"if not {g.test(guard.cond)}:"):
+            out.add("return False")
+    out.add("return True" if eff.asks is None else f"return {g.can_start(eff.asks)}")
+
+
+@starts(control.Call)
+def _call_starts(g: Generator, eff: control.Call) -> None:
+    out = g.out
+    if eff.always:
+        out.add("return True")
+        return
+    body = eff.proc.body
+    out.add("st.probe_depth += 1")
+    with out.block("try:"):
+        with out.block("if st.probe_depth > _MAX_PROBE_DEPTH:"):
+            out.add(f"_never_starts({g.bind(eff.text)})")
+        if eff.arg is None:
+            out.add(f"return {g.can_start(body)}")
+        else:  # the procedure's body reads N: a scope for the check
+            out.add("frames = st.frames")
+            g.push(out, eff.proc.eid, vars="{}")
+            out.add(f"top.vars['N'] = {g.num(eff.arg)}")
+            with out.block("try:"):
+                out.add(f"return {g.can_start(body, 'top')}")
+            with out.block("finally:"):
+                out.add("frames.pop()")
+    with out.block("finally:"):
+        out.add("st.probe_depth -= 1")
+
+
+@starts(control.Alternatives)
+def _alternatives_starts(g: Generator, eff: control.Alternatives) -> None:
+    out = g.out
+    for option in eff.options:
+        with out.block(f"if {g.can_start(option)}:"):
+            out.add("return True")
+    out.add("return False")
+
+
+@starts(control.If)
+def _if_starts(g: Generator, eff: control.If) -> None:
+    out = g.out
+    with out.block(f"if {g.test(eff.cond)}:"):
+        out.add(f"return {g.can_start(eff.then)}")
+    out.add("return True" if eff.otherwise is None else f"return {g.can_start(eff.otherwise)}")
+
+
+@starts(control.Loop)
+def _loop_starts(g: Generator, eff: control.Loop) -> None:
+    out = g.out
+    if eff.at_most:
+        out.add("return True")
+        return
+    if eff.count is not None:
+        with out.block(f"if {g.num(eff.count)} <= 0:"):
+            out.add("return False")
+    if eff.cond is not None:
+        with out.block(f"if not {g.test(eff.cond)}:"):
+            out.add("return False")
+    out.add(f"return {g.can_start(eff.body)}")
+
+
+@starts(control.Scope)
+def _scope_starts(g: Generator, eff: control.Scope) -> None:
+    g.out.add(f"return {g.can_start(eff.body)}")
+
+
+@starts(control.Ask)
+def _ask_starts(g: Generator, eff: control.Ask) -> None:
+    g.out.add(f"return {g.can_start(eff.body)}")
+
+
+@steps(control.Ask)
+def _ask(g: Generator, eff: control.Ask) -> None:
+    # `Ask.step`: yes or no, asked only when the body can start
+    out = g.out
+    with out.block(f"if not {g.can_start(eff.body)}:"):
+        out.add("st.failed = True", "st.frames.pop()", "return")
+    out.add(f"_ask(st, fr, fr.player, {g.bind(eff.text)}, [{g.bind(eff.yes)}, {g.bind(eff.no)}], [True, False])")
+
+
+@resumes(control.Ask)
+def _ask_resume(g: Generator, eff: control.Ask) -> None:
+    out = g.out
+    with out.block("if not value:"):
+        out.add("st.failed = True")
+    out.add("st.frames.pop()")

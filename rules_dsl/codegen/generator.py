@@ -26,10 +26,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rules_dsl.effects import control
-from rules_dsl.effects.base import Effect, ask, bind, check_depth, lookup, move_card, take_top, watch
+from rules_dsl.effects.base import MAX_PROBE_DEPTH, Effect, ask, bind, check_depth, lookup, move_card, take_top, watch
 from rules_dsl.effects.choices import card_options
 from rules_dsl.effects.values import SymLit, is_wild
-from rules_dsl.errors import RulesError
+from rules_dsl.errors import RulesError, RulesLoopError
 from rules_dsl.numbers import MAX_VALUE, bounded
 from rules_dsl.state import Frame, GameState
 
@@ -88,6 +88,9 @@ ATTRIBUTES = frozenset(
         "wild",
         "mods",
         "lasting",
+        "probe_depth",
+        "under",
+        "loc",
         "tokens",
         "effects",
         "body",
@@ -96,7 +99,7 @@ ATTRIBUTES = frozenset(
 # The only strings generated code writes itself: engine words, none from a pack.
 LITERALS = frozenset({"'N'", "'it'", "'the procedure'", "'the section'", "'setup'", "'choose: '", "' OR '"})
 # Builtins generated code may call.
-BUILTINS = frozenset({"len", "list", "dict", "range", "max", "type", "int", "reversed"})
+BUILTINS = frozenset({"len", "list", "dict", "range", "max", "min", "type", "int", "reversed"})
 
 
 def var_num(st: GameState, name: str) -> int:
@@ -111,6 +114,11 @@ def var_num(st: GameState, name: str) -> int:
     if not isinstance(value, int):
         raise RulesError(f"{name} is not a number here")
     return value
+
+
+def never_starts(text: str) -> None:
+    """`Call.can_start`'s error: a procedure that asks itself whether it can start."""
+    raise RulesLoopError(f"the procedure {text!r} calls itself before it does anything: it never starts")
 
 
 _SEATS = tuple(f".{p}" for p in range(64))
@@ -139,6 +147,8 @@ RUNTIME: dict[str, Any] = {
     "_bounded": bounded,
     "_MAX_VALUE": MAX_VALUE,
     "_RulesError": RulesError,
+    "_MAX_PROBE_DEPTH": MAX_PROBE_DEPTH,
+    "_never_starts": never_starts,
 }
 
 StepEmitter = Callable[["Generator", Any], None]
@@ -147,6 +157,7 @@ ValueEmitter = Callable[["Generator", Any, str, str], str]
 
 STEPS: dict[type, StepEmitter] = {}
 RESUMES: dict[type, StepEmitter] = {}
+STARTS: dict[type, StepEmitter] = {}
 RUNS: dict[type, RunEmitter] = {}
 NUMBERS: dict[type, ValueEmitter] = {}
 TESTS: dict[type, ValueEmitter] = {}
@@ -173,6 +184,12 @@ def resumes(cls: type) -> Callable[[StepEmitter], StepEmitter]:
     """Register the emitter of a resume function (`resume(st, fr, value)`: the answer to
     the decision the effect asked) for one effect class."""
     return _registrar(RESUMES, cls)
+
+
+def starts(cls: type) -> Callable[[StepEmitter], StepEmitter]:
+    """Register the emitter of a can-start function (`can_start(st, fr)`: whether the
+    effect could do anything now) for one effect class."""
+    return _registrar(STARTS, cls)
 
 
 def runs(cls: type) -> Callable[[RunEmitter], RunEmitter]:
@@ -293,6 +310,17 @@ class Generator:
     def resume_name(eid: int) -> str:
         return f"_r{eid}"
 
+    def can_start(self, eff: Effect, fr: str = "fr") -> str:
+        """An expression: whether `eff` can start now in the frame `fr` (its `can_start`):
+        True for a class that always can, its generated function, else its own method."""
+        if type(eff).can_start is Effect.can_start:
+            return "True"
+        if type(eff) in STARTS and self.effects[eff.eid] is eff:
+            name = f"_c{eff.eid}"
+            self.made.add(name)
+            return f"{name}(st, {fr})"
+        return f"{self.bind(eff, '_e')}.can_start(st, {fr})"
+
     # ---- values ----
 
     def value(self, table: dict[type, ValueEmitter], expr: Any, method: str, cand: str, fr: str) -> str:
@@ -390,12 +418,16 @@ class Generator:
         """The module: a step function for each effect of a class with an emitter."""
         for eff in self.effects:
             emit = STEPS.get(type(eff))
-            if emit is None:
+            if emit is None and not (type(eff) in RUNS and eff.atomic):
                 continue
             self.covered.add(eff.eid)
             self.made.add(self.step_name(eff.eid))
             with self.out.block(f"def {self.step_name(eff.eid)}(st, fr):"):
-                emit(self, eff)
+                if emit is not None:
+                    emit(self, eff)
+                else:  # an atomic effect in a frame of its own: `Effect.step`
+                    self.run_atomic(eff, self.out, ["st.failed = True", "st.frames.pop()", "return"])
+                    self.out.add("st.frames.pop()")
             self.out.add("")
         resumed = set()
         for eff in self.effects:
@@ -405,6 +437,14 @@ class Generator:
             resumed.add(eff.eid)
             self.made.add(self.resume_name(eff.eid))
             with self.out.block(f"def {self.resume_name(eff.eid)}(st, fr, value):"):
+                emit(self, eff)
+            self.out.add("")
+        for eff in self.effects:
+            emit = STARTS.get(type(eff))
+            if emit is None:
+                continue
+            self.made.add(f"_c{eff.eid}")
+            with self.out.block(f"def _c{eff.eid}(st, fr):"):
                 emit(self, eff)
             self.out.add("")
         # the others: the interpreter's own step and resume, bound here by the same names

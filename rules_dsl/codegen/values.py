@@ -278,3 +278,66 @@ def _count_tokens(g: Generator, e: v.CountTokens, cand: str, fr: str) -> str:
             out.add("return n")
 
     return f"{g.helper(e, '_q', write)}(st, {fr}, {cand})"
+
+
+@zone_keys(v.PlayerZone)
+def _player_zone(g: Generator, e: v.PlayerZone, cand: str, fr: str) -> str:
+    return f"{g.bind(e.by_seat)}[{fr}.player]"
+
+
+@zone_keys(v.SharedZone)
+def _shared_zone(g: Generator, e: v.SharedZone, cand: str, fr: str) -> str:
+    return g.bind(e.name)
+
+
+@tests(v.AllOf)
+def _all_of(g: Generator, e: v.AllOf, cand: str, fr: str) -> str:
+    # in the order `AllOf.test` asks them, stopping at the first that fails
+    if not e.conds:
+        return "True"
+    return "(" + " and ".join(g.test(c, cand, fr) for c in e.conds) + ")"
+
+
+@tests(v.AnyOf)
+def _any_of(g: Generator, e: v.AnyOf, cand: str, fr: str) -> str:
+    if not e.conds:
+        return "False"
+    return "(" + " or ".join(g.test(c, cand, fr) for c in e.conds) + ")"
+
+
+@tests(v.NotCond)
+def _not(g: Generator, e: v.NotCond, cand: str, fr: str) -> str:
+    return f"(not {g.test(e.cond, cand, fr)})"
+
+
+@numbers(v.CardId)
+def _card_id(g: Generator, e: v.CardId, cand: str, fr: str) -> str:
+    return g.card(e.card_expr, cand, fr)
+
+
+@numbers(v.Extreme)
+def _extreme(g: Generator, e: v.Extreme, cand: str, fr: str) -> str:
+    return f"{'max' if e.larger else 'min'}({g.num(e.left, cand, fr)}, {g.num(e.right, cand, fr)})"
+
+
+@numbers(v.CountTokensOf)
+def _count_tokens_of(g: Generator, e: v.CountTokensOf, cand: str, fr: str) -> str:
+    def write(name: str, out: Lines) -> None:
+        with out.block(f"def {name}(st, fr, cand):"):
+            out.add("cards = st.cards", f"types = {g.bind(e.kinds)}", "n = 0")
+            with out.block(f"for c in {g.card_list(e.cset, 'cand', 'fr')}:"), out.block("for t in cards[c].tokens:"):
+                with out.block("if t in types:"):
+                    out.add("n += 1")
+            out.add("return n")
+
+    return f"{g.helper(e, '_q', write)}(st, {fr}, {cand})"
+
+
+@card_sets(v.CardsUnder)
+def _cards_under(g: Generator, e: v.CardsUnder, cand: str, fr: str) -> str:
+    def write(name: str, out: Lines) -> None:
+        with out.block(f"def {name}(st, fr, cand):"):
+            out.add(f"c = {g.card(e.card_expr, 'cand', 'fr')}")
+            out.add("return list(st.cards[c].under) if c >= 0 else []")
+
+    return f"{g.helper(e, '_q', write)}(st, {fr}, {cand})"
