@@ -325,9 +325,9 @@ def _count_tokens_of(g: Generator, e: v.CountTokensOf, cand: str, fr: str) -> st
     def write(name: str, out: Lines) -> None:
         with out.block(f"def {name}(st, fr, cand):"):
             out.add("cards = st.cards", f"types = {g.bind(e.kinds)}", "n = 0")
-            with out.block(f"for c in {g.card_list(e.cset, 'cand', 'fr')}:"), out.block("for t in cards[c].tokens:"):
-                with out.block("if t in types:"):
-                    out.add("n += 1")
+            loop = f"for c in {g.card_list(e.cset, 'cand', 'fr')}:"
+            with out.block(loop), out.block("for t in cards[c].tokens:"), out.block("if t in types:"):
+                out.add("n += 1")
             out.add("return n")
 
     return f"{g.helper(e, '_q', write)}(st, {fr}, {cand})"
