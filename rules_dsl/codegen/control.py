@@ -198,6 +198,16 @@ def _loop(g: Generator, eff: control.Loop) -> None:
     g.step_at_once(out, eff.body, eff.at_once)
 
 
+def _finish_at_once(g: Generator, out: Lines) -> None:
+    """After a body stepped at once: if it ended without asking, this frame's next step
+    (`st.failed = False`, popped: a `you may`'s or a chosen option's) done now, as the
+    interpreter would do it next."""
+    if g.rules.watch_every:
+        return
+    with out.block("if frames[-1] is fr and st.pending is None:"):
+        out.add("st.failed = False", "frames.pop()")
+
+
 @steps(control.Optional)
 def _optional(g: Generator, eff: control.Optional) -> None:
     out = g.out
@@ -205,6 +215,7 @@ def _optional(g: Generator, eff: control.Optional) -> None:
         out.add("fr.pc = 1", "frames = st.frames")
         g.push(out, eff.body.eid)
         g.step_at_once(out, eff.body, eff.at_once)
+        _finish_at_once(g, out)
         out.add("return")
     out.add("st.failed = False", "st.frames.pop()")
 
@@ -239,7 +250,9 @@ def _alternatives(g: Generator, eff: control.Alternatives) -> None:
     # (a scenario watching, the answer) is the interpreter's
     out = g.out
     me = g.bind(eff, "_e")
-    with out.block("if fr.pc == 1 or st.trace is not None:"):
+    with out.block("if fr.pc == 1:"):  # after the chosen option
+        out.add("st.failed = False", "st.frames.pop()", "return")
+    with out.block("if st.trace is not None:"):
         out.add(f"{me}.step(st, fr)", "return")
     if all(eff.always):
         out.add(f"doable = [{', '.join(g.lit(i) for i in range(len(eff.options)))}]")
@@ -254,7 +267,7 @@ def _alternatives(g: Generator, eff: control.Alternatives) -> None:
         with out.block("if not doable:"):
             out.add("st.failed = True", "st.frames.pop()", "return")
     with out.block("if len(doable) == 1:"):
-        out.add(f"{me}.resume(st, fr, doable[0])", "return")
+        out.add(f"{g.resume_name(eff.eid)}(st, fr, doable[0])", "return")
     out.add("labels = []")
     with out.block("for i in doable:"):
         out.add(f"labels.append({g.bind(eff.labels)}[i])")
@@ -270,6 +283,7 @@ def _alternatives_resume(g: Generator, eff: control.Alternatives) -> None:
         with out.block(f"if value == {g.lit(i)}:"):
             g.push(out, option.eid)
             g.step_at_once(out, option, eff.at_once[i])
+            _finish_at_once(g, out)
             out.add("return")
     out.add(f"{g.bind(eff, '_e')}.resume(st, fr, value)")  # (no such option: the interpreter's error)
 
