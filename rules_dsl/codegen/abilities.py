@@ -1,17 +1,18 @@
-"""Values of abilities written as Python (rules_dsl/effects/abilities.py): a quantity
-(`your hand-limit`) with the places its modifiers can lie in written out."""
+"""Abilities written as Python (rules_dsl/effects/abilities.py): a quantity (`your
+hand-limit`) with the places its modifiers can lie in written out, and an announced
+moment's abilities run one after the other in one step."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules_dsl.codegen.generator import RUNTIME, Generator, Lines, numbers
-from rules_dsl.effects.abilities import ModifyAbility, Quantity
+from rules_dsl.codegen.generator import RUNTIME, Generator, Lines, numbers, steps
+from rules_dsl.effects.abilities import Announce, ModifyAbility, Quantity
 from rules_dsl.effects.base import frame
 from rules_dsl.state import CardState, GameState
 
 
-def _modified(st: GameState, mods: Any, zone: str, c: int, cs: CardState, player: int) -> int:
+def _ms(st: GameState, mods: Any, zone: str, c: int, cs: CardState, player: int) -> int:
     """What a card's modifiers of a quantity add where it lies (`Quantity.num`'s inner loop)."""
     total = 0
     for m in mods:
@@ -41,7 +42,7 @@ def _lasting(st: GameState, player: int, name: str) -> int:
     return total
 
 
-RUNTIME.update(_modified=_modified, _lasting=_lasting)
+RUNTIME.update(_ms=_ms, _lasting=_lasting)
 
 
 @numbers(Quantity)
@@ -55,14 +56,43 @@ def _quantity(g: Generator, e: Quantity, cand: str, fr: str) -> str:
             out.add(f"total = {g.num(e.start, 'cand', 'fr')}")
             spots = g.rules.quantity_spots.get(e.name)
             if spots:
-                out.add("types = st.rules.cards", "cards = st.cards", "zones = st.zones", "key = _seat(n)")
+                out.add("types = st.rules.cards", "cards = st.cards", "zones = st.zones", "key = _zs(n)")
                 for zone, _facing in spots:
                     with out.block(f"for c in zones[{g.bind(zone)} + key]:"):
                         out.add("cs = cards[c]", f"values = types[cs.type].mods.get({g.bind(e.name)})")
                         with out.block("if values:"):
-                            out.add(f"total += _modified(st, values, {g.bind(zone)}, c, cs, n)")
+                            out.add(f"total += _ms(st, values, {g.bind(zone)}, c, cs, n)")
             with out.block("if st.lasting:"):
                 out.add(f"total += _lasting(st, n, {g.bind(e.name)})")
             out.add("return total")
 
     return f"{g.helper(e, '_qqty', write)}(st, {fr}, {cand})"
+
+
+@steps(Announce)
+def _announce(g: Generator, eff: Announce) -> None:
+    # `Announce.step`, and each ability it pushes stepped at once, the next one pushed
+    # when that one ends without asking: the steps the interpreter takes one by one.
+    # A moment nobody hears, a scenario watching, end triggers tested between the steps:
+    # the interpreter's.
+    out = g.out
+    me = g.bind(eff, "_e")
+    if eff.atomic or g.rules.watch_every:
+        out.add(f"{me}.step(st, fr)")
+        return
+    with out.block("if st.trace is not None:"):
+        out.add(f"{me}.step(st, fr)", "return")
+    out.add("frames = st.frames", "data = fr.data")
+    with out.block("if data is None:"):
+        out.add(f"data = fr.data = {me}.collect(st, fr)")
+    with out.block("while True:"):
+        out.add("st.failed = False")  # the previous ability's failure is its own
+        with out.block("if not data:"):
+            out.add("frames.pop()", "return")
+        out.add("n, i, c, names = data.pop(0)")
+        g.push(out, "n", player="i", vars="dict(names)", src="c")
+        with out.block("if len(frames) > _DEEP:"):
+            out.add("return")
+        out.add("_steps[n](st, top)")
+        with out.block("if frames[-1] is not fr or st.pending is not None:"):
+            out.add("return")

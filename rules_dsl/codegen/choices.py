@@ -48,6 +48,8 @@ def _do_section(g: Generator, eff: choices.DoSection) -> None:
     with out.block("if n is not None:"):
         out.add("body = st.rules.effects[n].body.eid")
         g.push(out, "body", vars="{}", src="c")
+        with out.block("if len(frames) > _DEEP:"):
+            out.add("return")
         out.add("_steps[body](st, top)")
         with out.block("if frames[-1] is not fr or st.pending is not None:"):
             out.add("return")

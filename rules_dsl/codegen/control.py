@@ -237,11 +237,54 @@ def _for_players(g: Generator, eff: control.ForPlayers) -> None:
             out.add(f"{g.step_name(eff.body.eid)}(st, top)", "st.failed = False", "i += 1")
         out.add("frames.pop()")
         return
-    with out.block("if i >= n:"):
-        out.add("frames.pop()", "return")
-    out.add("data[0] = i + 1")
-    g.push(out, eff.body.eid, player=player, vars="{}")
-    g.step_at_once(out, eff.body, eff.at_once)
+    if not _continues(g, eff.body, eff.at_once):
+        with out.block("if i >= n:"):
+            out.add("frames.pop()", "return")
+        out.add("data[0] = i + 1")
+        g.push(out, eff.body.eid, player=player, vars="{}")
+        g.step_at_once(out, eff.body, eff.at_once)
+        return
+    # a body stepped at once that ends without asking: the next player's round at once,
+    # as this frame's next step would do it (at most one round per player)
+    with out.block("while True:"):
+        with out.block("if i >= n:"):
+            out.add("frames.pop()", "return")
+        out.add("data[0] = i + 1")
+        g.push(out, eff.body.eid, player=player, vars="{}")
+        g.step_at_once(out, eff.body, eff.at_once)
+        with out.block("if frames[-1] is not fr or st.pending is not None:"):
+            out.add("return")
+        out.add("st.failed = False", "i = data[0]")
+
+
+def _continues(g: Generator, body: Effect, at_once: bool) -> bool:
+    """Whether a loop over a bounded list (players, cards) goes on to its next round in
+    the same step when the body, stepped at once, ends without asking: a block body
+    (a call or an `if` only turns the body's frame into another), not while the end
+    triggers are tested between the steps."""
+    return at_once and type(body) is control.Block and not g.rules.watch_every
+
+
+@steps(control.ForCards)
+def _for_cards(g: Generator, eff: control.ForCards) -> None:
+    # `ForCards.step`: the cards found at the start, one round each, the card bound by its name
+    out = g.out
+    out.add("frames = st.frames", "data = fr.data")
+    with out.block("if data is None:"):
+        out.add(f"data = fr.data = [0] + {g.card_list(eff.query)}")
+    at_once = _continues(g, eff.body, True)
+    with out.block("while True:"):
+        out.add("st.failed = False", "i = data[0] + 1")
+        with out.block("if i >= len(data):"):
+            out.add("frames.pop()", "return")
+        out.add("data[0] = i")
+        g.push(out, eff.body.eid, vars=f"{{{g.bind(eff.name)}: data[i]}}")
+        if not at_once:
+            out.add("return")
+            return
+        out.add(f"{g.step_name(eff.body.eid)}(st, top)")
+        with out.block("if frames[-1] is not fr or st.pending is not None:"):
+            out.add("return")
 
 
 @steps(control.Alternatives)
@@ -312,8 +355,8 @@ def _call_starts(g: Generator, eff: control.Call) -> None:
     body = eff.proc.body
     out.add("st.probe_depth += 1")
     with out.block("try:"):
-        with out.block("if st.probe_depth > _MAX_PROBE_DEPTH:"):
-            out.add(f"_never_starts({g.bind(eff.text)})")
+        with out.block("if st.probe_depth > _PD:"):
+            out.add(f"_np({g.bind(eff.text)})")
         if eff.arg is None:
             out.add(f"return {g.can_start(body)}")
         else:  # the procedure's body reads N: a scope for the check

@@ -89,6 +89,7 @@ ATTRIBUTES = frozenset(
         "mods",
         "lasting",
         "probe_depth",
+        "collect",
         "under",
         "loc",
         "tokens",
@@ -134,7 +135,7 @@ RUNTIME: dict[str, Any] = {
     "_new": object.__new__,
     "_Frame": Frame,
     "_lookup": lookup,
-    "_seat": seat,
+    "_zs": seat,
     "_var_num": var_num,
     "_bind": bind,
     "_move_card": move_card,
@@ -147,8 +148,12 @@ RUNTIME: dict[str, Any] = {
     "_bounded": bounded,
     "_MAX_VALUE": MAX_VALUE,
     "_RulesError": RulesError,
-    "_MAX_PROBE_DEPTH": MAX_PROBE_DEPTH,
-    "_never_starts": never_starts,
+    "_PD": MAX_PROBE_DEPTH,
+    # a body known only in play (a card's section, an ability) is stepped at once only
+    # while the stack is shallower than this, so Python never nests deeper than a pack's
+    # text does plus this many levels; deeper, the step loop steps it (the same step)
+    "_DEEP": 64,
+    "_np": never_starts,
 }
 
 StepEmitter = Callable[["Generator", Any], None]

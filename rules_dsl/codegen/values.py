@@ -156,7 +156,7 @@ def _query_function(g: Generator, q: v.Query, name: str, out: Lines) -> None:
         out.add("return found")
 
 
-def _prop_num(st: GameState, fr: Frame, c: int, value: Any) -> int:
+def _pn(st: GameState, fr: Frame, c: int, value: Any) -> int:
     """`CardProp.num` once the property is read."""
     if value.__class__ is int:
         return int(value)
@@ -165,11 +165,11 @@ def _prop_num(st: GameState, fr: Frame, c: int, value: Any) -> int:
     return int(value)
 
 
-def _prop_sym(st: GameState, fr: Frame, c: int, value: Any) -> str:
+def _ps(st: GameState, fr: Frame, c: int, value: Any) -> str:
     return str(value)
 
 
-def _prop_key(st: GameState, fr: Frame, c: int, value: Any, prop: str) -> str:
+def _pk(st: GameState, fr: Frame, c: int, value: Any, prop: str) -> str:
     """`CardProp.key` once the property is read: the zone it names."""
     name = str(value)
     zone = st.rules.zones.get(name)
@@ -178,26 +178,26 @@ def _prop_key(st: GameState, fr: Frame, c: int, value: Any, prop: str) -> str:
     return f"{name}.{fr.player}" if zone.per_player else name
 
 
-def _no_card(prop: str) -> None:
+def _nc(prop: str) -> None:
     raise RulesError(f"there is no card to read {prop!r} from")
 
 
-def _this_card_missing() -> int:
+def _ns() -> int:
     raise RulesError("'this card' is used outside a card's text")
 
 
 RUNTIME.update(
-    _prop_num=_prop_num,
-    _prop_sym=_prop_sym,
-    _prop_key=_prop_key,
-    _no_card=_no_card,
-    _this_card_missing=_this_card_missing,
+    _pn=_pn,
+    _ps=_ps,
+    _pk=_pk,
+    _nc=_nc,
+    _ns=_ns,
 )
 
 
 @card_of(v.ThisCard)
 def _this_card(g: Generator, e: v.ThisCard, cand: str, fr: str) -> str:
-    return f"({fr}.src if {fr}.src >= 0 else _this_card_missing())"
+    return f"({fr}.src if {fr}.src >= 0 else _ns())"
 
 
 def _card_prop(g: Generator, e: v.CardProp, cand: str, fr: str, read: str) -> str:
@@ -208,27 +208,27 @@ def _card_prop(g: Generator, e: v.CardProp, cand: str, fr: str, read: str) -> st
         with out.block(f"def {name}(st, fr, cand):"):
             out.add(f"c = {g.card(e.card_expr, 'cand', 'fr')}")
             with out.block("if c < 0:"):
-                out.add(f"_no_card({g.bind(e.prop)})")
+                out.add(f"_nc({g.bind(e.prop)})")
             prop = g.bind(e.prop)
-            extra = f", {prop}" if read == "_prop_key" else ""
+            extra = f", {prop}" if read == "_pk" else ""
             out.add(f"return {read}(st, fr, c, st.rules.cards[st.cards[c].type].props[{prop}]{extra})")
 
-    return f"{g.helper(e, '_q' + read[-3:], write)}(st, {fr}, {cand})"
+    return f"{g.helper(e, '_q' + read[1:], write)}(st, {fr}, {cand})"
 
 
 @numbers(v.CardProp)
 def _card_prop_num(g: Generator, e: v.CardProp, cand: str, fr: str) -> str:
-    return _card_prop(g, e, cand, fr, "_prop_num")
+    return _card_prop(g, e, cand, fr, "_pn")
 
 
 @symbols(v.CardProp)
 def _card_prop_sym(g: Generator, e: v.CardProp, cand: str, fr: str) -> str:
-    return _card_prop(g, e, cand, fr, "_prop_sym")
+    return _card_prop(g, e, cand, fr, "_ps")
 
 
 @zone_keys(v.CardProp)
 def _card_prop_key(g: Generator, e: v.CardProp, cand: str, fr: str) -> str:
-    return _card_prop(g, e, cand, fr, "_prop_key")
+    return _card_prop(g, e, cand, fr, "_pk")
 
 
 _WILD = "wild"
