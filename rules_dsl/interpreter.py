@@ -244,6 +244,11 @@ def apply(rules: Rules, st: GameState, option: str) -> None:
             raise RulesLoopError(_decision_limit_message(rules, st))
         fr = st.frames[-1]
         st.rules = rules
+        fused = rules.fused
+        if fused is not None:  # the generated answer, and `run`'s loop at once
+            fused.resumes[fr.eid](st, fr, d.values[index])
+            _run_fused(rules, st, fused.steps)
+            return
         # (the last seat of a simultaneous decision to answer: `AtOnce.resume`)
         rules.effects[fr.eid].resume(st, fr, d.values[index])
         run(rules, st, fresh=False)

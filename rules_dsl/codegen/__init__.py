@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from rules_dsl.codegen import atomic, choices, control, turns, values  # noqa: F401 - they register their emitters
+from rules_dsl.codegen import abilities, atomic, choices, control, turns, values  # noqa: F401 - they register their emitters
 from rules_dsl.codegen.generator import Generator
 
 if TYPE_CHECKING:
@@ -51,6 +51,8 @@ class Fused:
     source: str
     steps: tuple[Callable[[GameState, Frame], None], ...]
     covered: frozenset[int]
+    # each effect's answer to its decision (generated, or the effect's bound `resume`)
+    resumes: tuple[Callable[[GameState, Frame, Any], None], ...] = ()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_absent, ())  # functions made by compile() do not pickle: generated again
@@ -68,7 +70,9 @@ def build(rules: Rules) -> Fused:
     namespace = gen.globals
     exec(code, namespace)  # noqa: S102 - generated text only: names it made, repr() of ints
     steps = tuple(namespace[gen.step_name(eff.eid)] for eff in rules.effects)
-    return Fused(source, steps, frozenset(gen.covered))
+    namespace["_steps"].extend(steps)
+    resumes = tuple(namespace[gen.resume_name(eff.eid)] for eff in rules.effects)
+    return Fused(source, steps, frozenset(gen.covered), resumes)
 
 
 def install(rules: Rules) -> None:

@@ -64,3 +64,17 @@ def _let(g: Generator, e: control.Let, out: Lines, fail: list[str]) -> None:
 def _only_if(g: Generator, e: control.OnlyIf, out: Lines, fail: list[str]) -> None:
     with out.block(f"if not {g.test(e.cond)}:"):
         out.add(*fail)
+
+
+@runs(primitives.MoveTop)
+def _move_top(g: Generator, e: primitives.MoveTop, out: Lines, fail: list[str]) -> None:
+    # `MoveTop.execute`: fails only when a move was due and none was made
+    out.add(f"n = {'(1)' if e.count is None else g.num(e.count)}")
+    with out.block("if n > 0:"):
+        out.add(f"src = {g.zkey(e.source)}", f"dest = {g.zkey(e.dest)}", "total = 0")
+        with out.block("for c in range(n):"):
+            with out.block(f"if not _take_top(st, src, dest, {g.bind(e.facing)}):"):
+                out.add("break")
+            out.add("total += 1")
+        with out.block("if total == 0:"):
+            out.add(*fail)

@@ -3,7 +3,7 @@ each does what the class's `step` does, with the effect's plan written out."""
 
 from __future__ import annotations
 
-from rules_dsl.codegen.generator import Generator, Lines, steps
+from rules_dsl.codegen.generator import Generator, Lines, resumes, starts, steps
 from rules_dsl.effects import control
 from rules_dsl.effects.base import Effect
 
@@ -19,7 +19,7 @@ def _block(g: Generator, eff: control.Block) -> None:
     with out.block("if st.failed:"):
         out.add("frames.pop()", "return")
     # (resumed after its last child, it runs none: so `n` counts as a start too)
-    starts = sorted({0} | {k + 1 for k, (_, kind) in enumerate(plan) if kind != control.RUN})
+    starts = sorted({0} | {k + 1 for k, (child, kind) in enumerate(plan) if _resumes(g, child, kind)})
     guarded = len(starts) > 1
     if guarded:
         out.add("i = fr.pc")
@@ -35,6 +35,36 @@ def _block(g: Generator, eff: control.Block) -> None:
         if guarded:
             out.depth -= 1
     out.add(f"fr.pc = {g.lit(n)}", "frames.pop()")
+
+
+def _inline(g: Generator, eff: Effect | None) -> bool:
+    """Whether a block's child (or an `if`'s branch) started with a frame of its own runs in
+    the parent's frame instead: a block (no names of its own, the parent's player and
+    card) whose children all run in its frame, so it can neither ask nor leave a frame
+    behind; what it does, its failure included, is the same in the parent's frame.
+    Not while the end triggers are tested between the steps (`watch_every`)."""
+    if type(eff) is not control.Block or g.rules.watch_every:
+        return False
+    for child, kind in eff.plan:
+        if kind == control.TEST:
+            assert isinstance(child, control.If)
+            if not _runs_here(g, child.then, child.then_kind) or not _runs_here(g, child.otherwise, child.else_kind):
+                return False
+        elif not _runs_here(g, child, kind):
+            return False
+    return True
+
+
+def _runs_here(g: Generator, eff: Effect | None, kind: int) -> bool:
+    return eff is None or kind == control.RUN or (kind == control.PUSH and _inline(g, eff))
+
+
+def _resumes(g: Generator, child: Effect, kind: int) -> bool:
+    """Whether the block may be resumed after this child (a frame of its own that may stay)."""
+    if kind == control.TEST:
+        assert isinstance(child, control.If)
+        return not (_runs_here(g, child.then, child.then_kind) and _runs_here(g, child.otherwise, child.else_kind))
+    return not _runs_here(g, child, kind)
 
 
 def _child(g: Generator, out: Lines, child: Effect, kind: int, after: int) -> None:
@@ -61,6 +91,31 @@ def _branch(g: Generator, out: Lines, branch: Effect, kind: int) -> None:
     _start(g, out, branch, kind)
 
 
+def _inlined(g: Generator, out: Lines, block: control.Block) -> None:
+    """A block that runs in its parent's frame (`_inline`): its children written out there;
+    its failure is the parent's (the parent's `fr.pc` is already past it)."""
+    fail = ["st.failed = True", "frames.pop()", "return"]
+    out.add("pass")  # (a block of no children)
+    for child, kind in block.plan:
+        if kind == control.TEST:
+            assert isinstance(child, control.If)
+            with out.block(f"if {g.test(child.cond)}:"):
+                _here(g, out, child.then, child.then_kind, fail)
+            if child.otherwise is not None:
+                with out.block("else:"):
+                    _here(g, out, child.otherwise, child.else_kind, fail)
+        else:
+            _here(g, out, child, kind, fail)
+
+
+def _here(g: Generator, out: Lines, eff: Effect, kind: int, fail: list[str]) -> None:
+    if kind == control.RUN:
+        g.run_atomic(eff, out, fail)
+    else:
+        assert isinstance(eff, control.Block)
+        _inlined(g, out, eff)
+
+
 def _start(g: Generator, out: Lines, child: Effect, kind: int) -> None:
     """A child with a frame of its own: pushed, and stepped at once unless PUSH."""
     if kind == control.COUNT:
@@ -70,10 +125,16 @@ def _start(g: Generator, out: Lines, child: Effect, kind: int) -> None:
             g.push(out, child.eid, data="[rounds]")
             _stepped(g, out, child, kind)
         return
+    if kind == control.PUSH and _inline(g, child):
+        assert isinstance(child, control.Block)
+        _inlined(g, out, child)
+        return
     g.push(out, child.eid)
-    if kind == control.PUSH:
+    if kind == control.PUSH and (g.rules.watch_every or type(child) is not control.Block):
         out.add("return")
         return
+    # a block the interpreter would step next: stepped at once (blocks nest in Python
+    # only as deep as the pack's text nests them)
     _stepped(g, out, child, kind)
 
 
@@ -137,6 +198,16 @@ def _loop(g: Generator, eff: control.Loop) -> None:
     g.step_at_once(out, eff.body, eff.at_once)
 
 
+def _finish_at_once(g: Generator, out: Lines) -> None:
+    """After a body stepped at once: if it ended without asking, this frame's next step
+    (`st.failed = False`, popped: a `you may`'s or a chosen option's) done now, as the
+    interpreter would do it next."""
+    if g.rules.watch_every:
+        return
+    with out.block("if frames[-1] is fr and st.pending is None:"):
+        out.add("st.failed = False", "frames.pop()")
+
+
 @steps(control.Optional)
 def _optional(g: Generator, eff: control.Optional) -> None:
     out = g.out
@@ -144,6 +215,7 @@ def _optional(g: Generator, eff: control.Optional) -> None:
         out.add("fr.pc = 1", "frames = st.frames")
         g.push(out, eff.body.eid)
         g.step_at_once(out, eff.body, eff.at_once)
+        _finish_at_once(g, out)
         out.add("return")
     out.add("st.failed = False", "st.frames.pop()")
 
@@ -156,19 +228,63 @@ def _for_players(g: Generator, eff: control.ForPlayers) -> None:
         out.add(f"data = fr.data = [{g.lit(1 if eff.opponents_only else 0)}]")
     out.add("i = data[0]", "frames = st.frames")
     player = "(fr.player + i) % n" if eff.opponents_only else "(st.active + i) % n"
-    if eff.whole:
+    if eff.whole or (eff.body.atomic and not g.rules.watch_every):
         # every player in one step, as `ForPlayers.step` does for a body that cannot ask
+        # (an atomic body too: the steps the interpreter would take next, one by one)
         with out.block("while i < n:"):
             out.add("data[0] = i + 1")
             g.push(out, eff.body.eid, player=player, vars="{}")
             out.add(f"{g.step_name(eff.body.eid)}(st, top)", "st.failed = False", "i += 1")
         out.add("frames.pop()")
         return
-    with out.block("if i >= n:"):
-        out.add("frames.pop()", "return")
-    out.add("data[0] = i + 1")
-    g.push(out, eff.body.eid, player=player, vars="{}")
-    g.step_at_once(out, eff.body, eff.at_once)
+    if not _continues(g, eff.body, eff.at_once):
+        with out.block("if i >= n:"):
+            out.add("frames.pop()", "return")
+        out.add("data[0] = i + 1")
+        g.push(out, eff.body.eid, player=player, vars="{}")
+        g.step_at_once(out, eff.body, eff.at_once)
+        return
+    # a body stepped at once that ends without asking: the next player's round at once,
+    # as this frame's next step would do it (at most one round per player)
+    with out.block("while True:"):
+        with out.block("if i >= n:"):
+            out.add("frames.pop()", "return")
+        out.add("data[0] = i + 1")
+        g.push(out, eff.body.eid, player=player, vars="{}")
+        g.step_at_once(out, eff.body, eff.at_once)
+        with out.block("if frames[-1] is not fr or st.pending is not None:"):
+            out.add("return")
+        out.add("st.failed = False", "i = data[0]")
+
+
+def _continues(g: Generator, body: Effect, at_once: bool) -> bool:
+    """Whether a loop over a bounded list (players, cards) goes on to its next round in
+    the same step when the body, stepped at once, ends without asking: a block body
+    (a call or an `if` only turns the body's frame into another), not while the end
+    triggers are tested between the steps."""
+    return at_once and type(body) is control.Block and not g.rules.watch_every
+
+
+@steps(control.ForCards)
+def _for_cards(g: Generator, eff: control.ForCards) -> None:
+    # `ForCards.step`: the cards found at the start, one round each, the card bound by its name
+    out = g.out
+    out.add("frames = st.frames", "data = fr.data")
+    with out.block("if data is None:"):
+        out.add(f"data = fr.data = [0] + {g.card_list(eff.query)}")
+    at_once = _continues(g, eff.body, True)
+    with out.block("while True:"):
+        out.add("st.failed = False", "i = data[0] + 1")
+        with out.block("if i >= len(data):"):
+            out.add("frames.pop()", "return")
+        out.add("data[0] = i")
+        g.push(out, eff.body.eid, vars=f"{{{g.bind(eff.name)}: data[i]}}")
+        if not at_once:
+            out.add("return")
+            return
+        out.add(f"{g.step_name(eff.body.eid)}(st, top)")
+        with out.block("if frames[-1] is not fr or st.pending is not None:"):
+            out.add("return")
 
 
 @steps(control.Alternatives)
@@ -177,7 +293,9 @@ def _alternatives(g: Generator, eff: control.Alternatives) -> None:
     # (a scenario watching, the answer) is the interpreter's
     out = g.out
     me = g.bind(eff, "_e")
-    with out.block("if fr.pc == 1 or st.trace is not None:"):
+    with out.block("if fr.pc == 1:"):  # after the chosen option
+        out.add("st.failed = False", "st.frames.pop()", "return")
+    with out.block("if st.trace is not None:"):
         out.add(f"{me}.step(st, fr)", "return")
     if all(eff.always):
         out.add(f"doable = [{', '.join(g.lit(i) for i in range(len(eff.options)))}]")
@@ -187,13 +305,126 @@ def _alternatives(g: Generator, eff: control.Alternatives) -> None:
             if eff.always[i]:
                 out.add(f"doable.append({g.lit(i)})")
             else:
-                with out.block(f"if {g.bind(option, '_e')}.can_start(st, fr):"):
+                with out.block(f"if {g.can_start(option)}:"):
                     out.add(f"doable.append({g.lit(i)})")
         with out.block("if not doable:"):
             out.add("st.failed = True", "st.frames.pop()", "return")
     with out.block("if len(doable) == 1:"):
-        out.add(f"{me}.resume(st, fr, doable[0])", "return")
+        out.add(f"{g.resume_name(eff.eid)}(st, fr, doable[0])", "return")
     out.add("labels = []")
     with out.block("for i in doable:"):
         out.add(f"labels.append({g.bind(eff.labels)}[i])")
     out.add("_ask(st, fr, fr.player, 'choose: ' + ' OR '.join(labels), labels, doable)")
+
+
+@resumes(control.Alternatives)
+def _alternatives_resume(g: Generator, eff: control.Alternatives) -> None:
+    # `Alternatives.resume`: the chosen option entered (`control.enter`), written out per option
+    out = g.out
+    out.add("fr.pc = 1", "frames = st.frames")
+    for i, option in enumerate(eff.options):
+        with out.block(f"if value == {g.lit(i)}:"):
+            g.push(out, option.eid)
+            g.step_at_once(out, option, eff.at_once[i])
+            _finish_at_once(g, out)
+            out.add("return")
+    out.add(f"{g.bind(eff, '_e')}.resume(st, fr, value)")  # (no such option: the interpreter's error)
+
+
+# ---- can-start functions: each as the class's `can_start`, its parts written out ----
+
+
+@starts(control.Block)
+def _block_starts(g: Generator, eff: control.Block) -> None:
+    out = g.out
+    if eff.always:
+        out.add("return True")
+        return
+    for guard in eff.guards:
+        with out.block(f"if not {g.test(guard.cond)}:"):
+            out.add("return False")
+    out.add("return True" if eff.asks is None else f"return {g.can_start(eff.asks)}")
+
+
+@starts(control.Call)
+def _call_starts(g: Generator, eff: control.Call) -> None:
+    out = g.out
+    if eff.always:
+        out.add("return True")
+        return
+    body = eff.proc.body
+    out.add("st.probe_depth += 1")
+    with out.block("try:"):
+        with out.block("if st.probe_depth > _PD:"):
+            out.add(f"_np({g.bind(eff.text)})")
+        if eff.arg is None:
+            out.add(f"return {g.can_start(body)}")
+        else:  # the procedure's body reads N: a scope for the check
+            out.add("frames = st.frames")
+            g.push(out, eff.proc.eid, vars="{}")
+            out.add(f"top.vars['N'] = {g.num(eff.arg)}")
+            with out.block("try:"):
+                out.add(f"return {g.can_start(body, 'top')}")
+            with out.block("finally:"):
+                out.add("frames.pop()")
+    with out.block("finally:"):
+        out.add("st.probe_depth -= 1")
+
+
+@starts(control.Alternatives)
+def _alternatives_starts(g: Generator, eff: control.Alternatives) -> None:
+    out = g.out
+    for option in eff.options:
+        with out.block(f"if {g.can_start(option)}:"):
+            out.add("return True")
+    out.add("return False")
+
+
+@starts(control.If)
+def _if_starts(g: Generator, eff: control.If) -> None:
+    out = g.out
+    with out.block(f"if {g.test(eff.cond)}:"):
+        out.add(f"return {g.can_start(eff.then)}")
+    out.add("return True" if eff.otherwise is None else f"return {g.can_start(eff.otherwise)}")
+
+
+@starts(control.Loop)
+def _loop_starts(g: Generator, eff: control.Loop) -> None:
+    out = g.out
+    if eff.at_most:
+        out.add("return True")
+        return
+    if eff.count is not None:
+        with out.block(f"if {g.num(eff.count)} <= 0:"):
+            out.add("return False")
+    if eff.cond is not None:
+        with out.block(f"if not {g.test(eff.cond)}:"):
+            out.add("return False")
+    out.add(f"return {g.can_start(eff.body)}")
+
+
+@starts(control.Scope)
+def _scope_starts(g: Generator, eff: control.Scope) -> None:
+    g.out.add(f"return {g.can_start(eff.body)}")
+
+
+@starts(control.Ask)
+def _ask_starts(g: Generator, eff: control.Ask) -> None:
+    g.out.add(f"return {g.can_start(eff.body)}")
+
+
+@steps(control.Ask)
+def _ask(g: Generator, eff: control.Ask) -> None:
+    # `Ask.step`: yes or no, asked only when the body can start
+    out = g.out
+    with out.block(f"if not {g.can_start(eff.body)}:"):
+        out.add("st.failed = True", "st.frames.pop()", "return")
+    out.add(f"_ask(st, fr, fr.player, {g.bind(eff.text)}, [{g.bind(eff.yes)}, {g.bind(eff.no)}], [True, False])")
+
+
+@resumes(control.Ask)
+def _ask_resume(g: Generator, eff: control.Ask) -> None:
+    out = g.out
+    with out.block("if not value:"):
+        out.add("st.failed = True")
+    out.add("st.frames.pop()")
