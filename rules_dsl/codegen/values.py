@@ -101,7 +101,7 @@ def _count_cards(g: Generator, e: v.CountCards, cand: str, fr: str) -> str:
 @card_sets(v.Query)
 def _query(g: Generator, q: v.Query, cand: str, fr: str) -> str:
     """`Query.cards` as a function of its own, its filters written out: only the tests this
-    query has, its kind, section and facing as constants."""
+    query has, its facing and its set of card types (`Query.type_filter`) as constants."""
     return f"{g.helper(q, '_q', lambda name, out: _query_function(g, q, name, out))}(st, {fr}, {cand})"
 
 
@@ -120,29 +120,27 @@ def _query_function(g: Generator, q: v.Query, name: str, out: Lines) -> None:
             if q.symbol is not None:
                 out.add(f"sym = {g.sym(q.symbol)}")
             whose = []
-            for prop, value, negated in q.whose:
+            for prop, value, negated in q.live_whose:
                 # "whose type is its type": worked out once, as `Query.cards` does
-                if isinstance(value, str):
-                    whose.append((prop, g.bind(value), negated))
-                else:
-                    local = g.local("w")
-                    out.add(f"{local} = {g.bind(value, '_v')}.value(st, fr, cand)")
-                    whose.append((prop, local, negated))
+                local = g.local("w")
+                out.add(f"{local} = {g.bind(value, '_v')}.value(st, fr, cand)")
+                whose.append((prop, local, negated))
         with out.block(f"for key in {keys}:"), out.block("for c in zones[key]:"):
             out.add("cs = cards[c]")
             if q.facing >= 0:
                 with out.block(f"if cs.up != {'True' if q.facing == 1 else 'False'}:"):
                     out.add("continue")
             if q.typed:
-                out.add("t = types[cs.type]")
+                if q.kind or q.section or len(q.live_whose) < len(q.whose):
+                    # kind, section, literal whose-tests: the card types that pass them (`Query.cards`)
+                    with out.block(f"if cs.type not in {g.bind(q.type_filter(g.rules.cards))}:"):
+                        out.add("continue")
+                if q.symbol is not None or whose:
+                    out.add("t = types[cs.type]")
                 tests = []
-                if q.kind:
-                    tests.append(f"t.kind != {g.bind(q.kind)}")
                 if q.symbol is not None:
                     wild = g.bind(g.rules.wild)
                     tests.append(f"(sym and sym not in t.symbols and not (cs.type in {wild} and _is_wild(st, c)))")
-                if q.section:
-                    tests.append(f"{g.bind(q.section)} not in t.sections")
                 for prop, value, negated in whose:
                     read = "t.id" if prop == "id" else f"t.props.get({g.bind(prop)})"
                     tests.append(f"({read} == {value}) == {'True' if negated else 'False'}")

@@ -7,7 +7,7 @@ Each has one method that evaluates it against the state, with `fr` the running f
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -452,6 +452,15 @@ class Query(CardSet):
     seat_keys: tuple[tuple[str, ...], ...] | None = attrs.field(init=False)
     seat_key: tuple[str, ...] | None = attrs.field(init=False)
     typed: bool = attrs.field(init=False)
+    # the whose-tests whose value is not a literal ("whose type is its type"), worked out at
+    # each call; the literal ones are part of `type_filter`'s set
+    live_whose: tuple[tuple[str, Any, bool], ...] = attrs.field(init=False, eq=False)
+    # (the rules' card types, the indexes of those that pass the filters a card's type alone
+    # decides: kind, section, whose-tests with a literal value), worked out at the first call
+    # from the card types it is called with; a card is then tested by one set lookup instead
+    # of reading its type's fields. Kept with the card types it was worked out from, so a
+    # query object that ever met other rules works the set out again, never uses a wrong one.
+    passing: tuple[Any, frozenset[int]] | None = attrs.field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         plain = not (self.kind or self.symbol or self.section or self.where or self.whose)
@@ -463,6 +472,26 @@ class Query(CardSet):
             by_seat = tuple(tuple(keys[s] for keys in each if keys is not None) for s in range(MAX_SEATS))
         object.__setattr__(self, "seat_keys", by_seat)
         object.__setattr__(self, "seat_key", each[0] if len(each) == 1 else None)
+        object.__setattr__(self, "live_whose", tuple(w for w in self.whose if not isinstance(w[1], str)))
+
+    def type_filter(self, types: Sequence[Any]) -> frozenset[int]:
+        """The card types (indexes into `types`, the rules' `cards`) that pass this query's
+        kind, section and literal whose-tests: `passing`'s set, worked out now if not yet
+        for these types (one tuple stored at once: threads sharing rules agree)."""
+        memo = self.passing
+        if memo is not None and memo[0] is types:
+            return memo[1]
+        kind, section = self.kind, self.section
+        fixed = [w for w in self.whose if isinstance(w[1], str)]
+        ok = frozenset(
+            i
+            for i, t in enumerate(types)
+            if (not kind or t.kind == kind)
+            and (not section or section in t.sections)
+            and all(((t.id if p == "id" else t.props.get(p)) == val) != neg for p, val, neg in fixed)
+        )
+        object.__setattr__(self, "passing", (types, ok))
+        return ok
 
     def zone_keys(self, st: GameState, fr: Frame, cand: int) -> tuple[str, ...] | list[str]:
         if self.seat_keys is not None:
@@ -520,28 +549,26 @@ class Query(CardSet):
         up = facing == 1
         if typed:
             types = st.rules.cards
-            kind = self.kind
+            memo = self.passing
+            ok = memo[1] if memo is not None and memo[0] is types else self.type_filter(types)
             sym = self.symbol.sym(st, fr, cand) if self.symbol is not None else ""
             wild = st.rules.wild
-            section = self.section
             # "whose type is its type": the value belongs to the enclosing card, so work it out once
             whose = []
-            for p, v, neg in self.whose:  # a loop, not a comprehension: usually one item
-                whose.append((p, v if isinstance(v, str) else v.value(st, fr, cand), neg))
+            for p, v, neg in self.live_whose:  # a loop, not a comprehension: usually none or one
+                whose.append((p, v.value(st, fr, cand), neg))
         for key in zone_keys:
             for c in zones[key]:
                 cs = cards[c]
                 if not any_facing and cs.up != up:
                     continue
                 if typed:
-                    t = types[cs.type]
-                    if kind and t.kind != kind:
+                    if cs.type not in ok:
                         continue
-                    if sym and sym not in t.symbols and not (cs.type in wild and is_wild(st, c)):
-                        continue
-                    if section and section not in t.sections:
+                    if sym and sym not in types[cs.type].symbols and not (cs.type in wild and is_wild(st, c)):
                         continue
                     if whose:
+                        t = types[cs.type]
                         passes = True
                         for p, val, neg in whose:  # inline, not a call for each card
                             if ((t.id if p == "id" else t.props.get(p)) == val) == neg:
