@@ -4,45 +4,10 @@ moment's abilities run one after the other in one step."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules_dsl.codegen.generator import RUNTIME, Generator, Lines, numbers, steps
-from rules_dsl.effects.abilities import Announce, ModifyAbility, Quantity
-from rules_dsl.effects.base import frame
-from rules_dsl.state import CardState, GameState
+from rules_dsl.effects.abilities import Announce, Quantity, lasting_total, modifiers_total
 
-
-def _ms(st: GameState, mods: Any, zone: str, c: int, cs: CardState, player: int) -> int:
-    """What a card's modifiers of a quantity add where it lies (`Quantity.num`'s inner loop)."""
-    total = 0
-    for m in mods:
-        if m.zone != zone or (m.facing and cs.up is not (m.facing == "up")):
-            continue
-        if m.constant is not None:
-            total += m.constant
-        else:
-            total += m.value(st, frame(-1, player, c))
-    return total
-
-
-def _lasting(st: GameState, player: int, name: str) -> int:
-    """What the lasting abilities in force add to a quantity (`Quantity.num`'s last loop)."""
-    total = 0
-    rules = st.rules
-    for entry in st.lasting:
-        ab = rules.effects[entry.ability]
-        if entry.player != player or not isinstance(ab, ModifyAbility) or ab.modifier.quantity != name:
-            continue
-        probe = frame(-1, player, entry.src, dict(entry.vars))
-        st.frames.append(probe)
-        try:
-            total += ab.modifier.value(st, probe)
-        finally:
-            st.frames.pop()
-    return total
-
-
-RUNTIME.update(_ms=_ms, _lasting=_lasting)
+RUNTIME.update(_ms=modifiers_total, _lasting=lasting_total)
 
 
 @numbers(Quantity)

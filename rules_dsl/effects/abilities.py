@@ -20,7 +20,7 @@ from rules_dsl.effects.base import Effect, frame, source_of
 from rules_dsl.effects.choices import card_options
 from rules_dsl.effects.values import CardExpr, Cond, Num, NumExpr
 from rules_dsl.knowledge import OWN
-from rules_dsl.state import Decision, Frame, GameState, Lasting
+from rules_dsl.state import CardState, Decision, Frame, GameState, Lasting
 
 SUBJECTS = ("you", "opponent", "player")
 
@@ -388,27 +388,42 @@ class Quantity(NumExpr):
                 for c in st.zones[zone + seat]:
                     cs = states[c]
                     mods = types[cs.type].mods.get(self.name)
-                    if not mods:
-                        continue
-                    for m in mods:
-                        if m.zone != zone or (m.facing and cs.up is not (m.facing == "up")):
-                            continue
-                        if m.constant is not None:
-                            total += m.constant
-                        else:
-                            total += m.value(st, frame(-1, player, c))
+                    if mods:
+                        total += modifiers_total(st, mods, zone, c, cs, player)
         if st.lasting:
-            for entry in st.lasting:
-                ab = rules.effects[entry.ability]
-                if entry.player != player or not isinstance(ab, ModifyAbility) or ab.modifier.quantity != self.name:
-                    continue
-                probe = frame(-1, player, entry.src, dict(entry.vars))
-                st.frames.append(probe)
-                try:
-                    total += ab.modifier.value(st, probe)
-                finally:
-                    st.frames.pop()
+            total += lasting_total(st, player, self.name)
         return total
+
+
+def modifiers_total(st: GameState, mods: Any, zone: str, c: int, cs: CardState, player: int) -> int:
+    """What card `c`'s modifiers of a quantity add while it lies in `zone` (the generated
+    quantities call this too)."""
+    total = 0
+    for m in mods:
+        if m.zone != zone or (m.facing and cs.up is not (m.facing == "up")):
+            continue
+        if m.constant is not None:
+            total += m.constant
+        else:
+            total += m.value(st, frame(-1, player, c))
+    return total
+
+
+def lasting_total(st: GameState, player: int, name: str) -> int:
+    """What the lasting abilities in force add to `player`'s quantity `name`."""
+    total = 0
+    rules = st.rules
+    for entry in st.lasting:
+        ab = rules.effects[entry.ability]
+        if entry.player != player or not isinstance(ab, ModifyAbility) or ab.modifier.quantity != name:
+            continue
+        probe = frame(-1, player, entry.src, dict(entry.vars))
+        st.frames.append(probe)
+        try:
+            total += ab.modifier.value(st, probe)
+        finally:
+            st.frames.pop()
+    return total
 
 
 def _replacements(st: GameState, fr: Frame, moment: str, lis: Listeners, owner: int) -> list[tuple[int, Any]]:
