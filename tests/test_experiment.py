@@ -253,7 +253,7 @@ def test_the_shipped_policies_are_accepted_for_their_pack() -> None:
     from rules_dsl.packs.installed import with_requirements
 
     files = sorted((Path(__file__).parent.parent / "benchmarks" / "policies").glob("base-*.txt"))
-    assert [f.name for f in files] == ["base-research-advanced.txt", "base-research.txt"]
+    assert [f.name for f in files] == ["base-research-advanced.txt", "base-research-level3.txt", "base-research.txt"]
     texts = dict(parse_policy(f"{f.stem}={f.read_text(encoding='utf-8')}") for f in files)
     _, compiled = compile_with_expressions(with_requirements(pack_paths("base")), texts)
     assert sorted(compiled) == sorted(texts)
