@@ -8,7 +8,9 @@ decision is its bot's (`bots/steer.py`). The steered seat rotates with the seed.
 policy (`--policy NAME=EXPR`, an expression or condition in the pack's words, compiled by
 the pack's grammar) the arms are "policy" (the seat keeps the options that make EXPR
 largest for it, its bot choosing among them) and "plain" (the bot alone). With cards and
-one policy, the steered seat follows the policy in both arms of every card.
+one policy, the steered seat follows the policy in both arms of every card. `--follow-ups N`:
+how many of its own follow-up decisions the seat following a policy answers before it
+judges an option (bots/steer.py; recorded in the results only when not the default 6).
 
 The figures per card: the steered seat's win rate in each arm and their difference (95%
 Newcombe interval for paired proportions, a seed's two arms being a pair), its mean score
@@ -393,6 +395,11 @@ def _same_follow_ups(path: Path, record: dict[str, Any], arm: Arm) -> None:
     if arm.policy is None:
         return
     theirs = record["experiment"].get("follow_ups", FOLLOW_UPS)
+    if isinstance(theirs, bool) or not isinstance(theirs, int) or not 0 <= theirs <= MAX_FOLLOW_UPS:
+        raise RulesError(
+            f"{path} holds a game (seed {record['seed']}) whose follow_ups is not a number from 0 to "
+            f"{MAX_FOLLOW_UPS}: write to another --out"
+        )
     if theirs != arm.follow_ups:
         raise RulesError(
             f"{path} holds games whose steered seat looked {theirs} follow-ups ahead (--follow-ups {theirs}), "

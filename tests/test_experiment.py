@@ -346,6 +346,11 @@ def test_a_resumed_run_keeps_its_follow_ups(tmp_path: Path, capsys: Capsys) -> N
     code, _, err = run(capsys, *argv, "--games", "3", "--out", str(part), "--resume")
     assert code == 0 and "6 games there" in err
     assert part.read_bytes() == whole.read_bytes()
+    # a file whose follow_ups is no number of follow-ups: an error, not a traceback
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(whole.read_text().replace('"follow_ups":2', '"follow_ups":"2"', 1))
+    code, _, err = run(capsys, *argv, "--games", "3", "--out", str(broken), "--resume")
+    assert code == 1 and "whose follow_ups is not a number from 0 to 100" in err
 
 
 @pytest.mark.parametrize(
