@@ -8,7 +8,9 @@ decision is its bot's (`bots/steer.py`). The steered seat rotates with the seed.
 policy (`--policy NAME=EXPR`, an expression or condition in the pack's words, compiled by
 the pack's grammar) the arms are "policy" (the seat keeps the options that make EXPR
 largest for it, its bot choosing among them) and "plain" (the bot alone). With cards and
-one policy, the steered seat follows the policy in both arms of every card.
+one policy, the steered seat follows the policy in both arms of every card. `--follow-ups N`:
+how many of its own follow-up decisions the seat following a policy answers before it
+judges an option (bots/steer.py; recorded in the results only when not the default 6).
 
 The figures per card: the steered seat's win rate in each arm and their difference (95%
 Newcombe interval for paired proportions, a seed's two arms being a pair), its mean score
@@ -28,6 +30,7 @@ from typing import Any
 import attrs
 
 from rules_dsl import files, results
+from rules_dsl.bots.steer import FOLLOW_UPS, MAX_FOLLOW_UPS
 from rules_dsl.engine import Engine
 from rules_dsl.errors import RulesError, suggest
 from rules_dsl.simulate import Batch, Writer, map_dask, map_local, play_game, progress_bar
@@ -46,18 +49,22 @@ class Arm:
     subject: str  # the card id or the policy's name
     arm: str  # take / leave, policy / plain
     policy: tuple[str, str] | None = None  # (name, text) the steered seat follows (a policy arm, or every card arm)
+    follow_ups: int = FOLLOW_UPS  # the seat's own follow-up decisions it looks ahead through, with a policy
 
     def key(self) -> tuple[str, str, str]:
         return (self.kind, self.subject, self.arm)
 
     def tag(self, seat: int) -> dict[str, Any]:
-        return {
+        tag = {
             "kind": self.kind,
             "subject": self.subject,
             "arm": self.arm,
             "seat": seat,
             "policy": None if self.policy is None else f"{self.policy[0]}={self.policy[1]}",
         }
+        if self.policy is not None and self.follow_ups != FOLLOW_UPS:
+            tag["follow_ups"] = self.follow_ups  # absent at the default: older results files stay as they were
+        return tag
 
 
 # ---- the engine of a worker (with the policy compiled against its rules) ----------------
@@ -98,7 +105,7 @@ def play_arm(arm: Arm, seed: int, prefix: tuple[str, ...] = ()) -> dict[str, Any
     take = arm.subject if arm.arm == "take" else None
     leave = arm.subject if arm.arm == "leave" else None
     baseline = arm.kind == "baseline"
-    steer = SteeredBot(bots[steered], engine, seed * 1009 + steered, take, leave, policy)
+    steer = SteeredBot(bots[steered], engine, seed * 1009 + steered, take, leave, policy, arm.follow_ups)
     if take or leave or policy is not None or baseline:
         bots[steered] = steer
     record = play_game(engine, batch, seed, bots, prefix, keep_log=baseline)
@@ -277,6 +284,13 @@ def add_parser(sub: Any) -> None:
         help="a way of playing in the pack's words: the steered seat keeps the options after which EXPR "
         "(an expression or condition for 'you') is largest; repeat for several",
     )
+    p.add_argument(
+        "--follow-ups",
+        type=terminal.whole_number(0, MAX_FOLLOW_UPS),
+        metavar="N",
+        help="with --policy: how many of its own follow-up decisions the steered seat answers (one option "
+        f"ahead each) before it judges an option (0 to {MAX_FOLLOW_UPS}; default: {FOLLOW_UPS})",
+    )
     p.add_argument("--budget", default="200", help="search bots' budget unless their spec gives one (default: 200)")
     p.add_argument(
         "--processes",
@@ -329,13 +343,16 @@ def plan(args: Any, engine: Engine, batch: Batch) -> list[Arm]:
         raise RulesError(
             "with cards, give at most one --policy (the steered seat follows it in both arms of every card)"
         )
+    follow_ups = FOLLOW_UPS if args.follow_ups is None else args.follow_ups
+    if args.follow_ups is not None and not policies:
+        raise RulesError(f"--follow-ups {args.follow_ups} is for --policy: only a seat following a policy looks ahead")
     arms: list[Arm] = []
     for card in dict.fromkeys(args.cards):
         for a in ARMS["card"]:
-            arms.append(Arm(batch, "card", card, a, policies[0] if policies else None))
+            arms.append(Arm(batch, "card", card, a, policies[0] if policies else None, follow_ups))
     if not args.cards:
         for policy in policies:
-            arms.append(Arm(batch, "policy", policy[0], "policy", policy))
+            arms.append(Arm(batch, "policy", policy[0], "policy", policy, follow_ups))
             arms.append(Arm(batch, "policy", policy[0], "plain", None))
     return arms
 
@@ -363,12 +380,31 @@ def _resume(path: Path, arms: list[Arm], batch: Batch) -> list[dict[str, Any]]:
             )
         if r["experiment"]["kind"] == "baseline":
             if arms[0].kind == "card" and r["experiment"].get("policy") == arms[0].tag(0)["policy"]:
+                _same_follow_ups(path, r, arms[0])
                 kept.append(r)  # the unsteered game of its seed
             continue
         arm = keys.get(_key(r))
         if arm is not None and r["experiment"]["policy"] == arm.tag(0)["policy"]:
+            _same_follow_ups(path, r, arm)
             kept.append(r)
     return kept
+
+
+def _same_follow_ups(path: Path, record: dict[str, Any], arm: Arm) -> None:
+    """A game of the same policy looked ahead as far as this run does, or the run stops."""
+    if arm.policy is None:
+        return
+    theirs = record["experiment"].get("follow_ups", FOLLOW_UPS)
+    if isinstance(theirs, bool) or not isinstance(theirs, int) or not 0 <= theirs <= MAX_FOLLOW_UPS:
+        raise RulesError(
+            f"{path} holds a game (seed {record['seed']}) whose follow_ups is not a number from 0 to "
+            f"{MAX_FOLLOW_UPS}: write to another --out"
+        )
+    if theirs != arm.follow_ups:
+        raise RulesError(
+            f"{path} holds games whose steered seat looked {theirs} follow-ups ahead (--follow-ups {theirs}), "
+            f"not {arm.follow_ups}: resume with --follow-ups {theirs}, or write to another --out"
+        )
 
 
 def command(args: Any) -> int:
@@ -459,7 +495,7 @@ def command(args: Any) -> int:
             # once unsteered; both arms of a card go on from the decision of that game where
             # the card was first offered (its log replayed up to there, the bots made afresh),
             # and where it never was they are that game, recorded under the arm.
-            base = Arm(batch, "baseline", "", "plain", arms[0].policy)
+            base = Arm(batch, "baseline", "", "plain", arms[0].policy, arms[0].follow_ups)
             have = {r["seed"]: r for r in games if r["experiment"]["kind"] == "baseline"}
             new = play([(base, s, ()) for s in seeds if s not in have], "unsteered games")
             played += len(new)
@@ -496,6 +532,7 @@ def command(args: Any) -> int:
         "games_per_arm": args.games,
         "seeds": [args.seed, args.seed + args.games - 1],
         "policy": arms[0].tag(0)["policy"] if args.cards else None,
+        "follow_ups": arms[0].follow_ups if any(a.policy is not None for a in arms) else None,
         "subjects": rows,
         "failed_games": [r["seed"] for r in failures],
         "games_played": played,

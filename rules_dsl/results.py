@@ -59,7 +59,7 @@ OPTIONAL: dict[str, tuple[type, ...]] = {
     "lineup": (list,),  # the bots as named; `bots` is who sat where in this game
     "seat_order": (list,),  # the line-up position seated in each seat
     "choices": (dict,),  # {"offered": [{card: n} per seat], "taken": [...]}
-    "experiment": (dict,),  # rules-dsl experiment: {"kind", "subject", "arm", "seat", "policy"}
+    "experiment": (dict,),  # rules-dsl experiment: {"kind", "subject", "arm", "seat", "policy"[, "follow_ups"]}
 }
 
 

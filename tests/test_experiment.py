@@ -253,7 +253,7 @@ def test_the_shipped_policies_are_accepted_for_their_pack() -> None:
     from rules_dsl.packs.installed import with_requirements
 
     files = sorted((Path(__file__).parent.parent / "benchmarks" / "policies").glob("base-*.txt"))
-    assert [f.name for f in files] == ["base-research-advanced.txt", "base-research.txt"]
+    assert [f.name for f in files] == ["base-research-advanced.txt", "base-research-level3.txt", "base-research.txt"]
     texts = dict(parse_policy(f"{f.stem}={f.read_text(encoding='utf-8')}") for f in files)
     _, compiled = compile_with_expressions(with_requirements(pack_paths("base")), texts)
     assert sorted(compiled) == sorted(texts)
@@ -263,3 +263,114 @@ def test_the_shipped_policies_are_accepted_for_their_pack() -> None:
         assert f"at most 100 characters of name and {MAX_POLICY} of expression" in str(exc)
     else:
         raise AssertionError("a policy longer than MAX_POLICY was accepted")
+
+
+# ---- --follow-ups: how far the steered seat looks ahead through its own decisions ----------
+HAND = "hand=the number of cards in your hand"
+
+
+def _looks(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """Per decision the policy judged: for each option (by its state), how many of the seat's
+    own follow-up decisions were answered after it before the option was judged."""
+    from rules_dsl.bots.steer import SteeredBot
+
+    looks: list[list[int]] = []
+    now: dict[int, tuple[Any, int]] = {}  # the option's state (held, so its id stays its own), answers
+    best, one_ahead = SteeredBot._best, SteeredBot._one_ahead
+
+    def counting_best(self: SteeredBot, turn: Any, options: list[str]) -> list[str]:
+        now.clear()
+        kept = best(self, turn, options)
+        looks.append([n for _, n in now.values()])
+        return kept
+
+    def counting_one_ahead(self: SteeredBot, world: Any, options: list[str], me: int) -> str:
+        now[id(world)] = (world, now.get(id(world), (world, 0))[1] + 1)
+        return one_ahead(self, world, options, me)
+
+    monkeypatch.setattr(SteeredBot, "_best", counting_best)
+    monkeypatch.setattr(SteeredBot, "_one_ahead", counting_one_ahead)
+    return looks
+
+
+@pytest.mark.parametrize("follow_ups", [0, 1, 3])
+def test_the_steered_seat_looks_as_many_follow_ups_ahead_as_told(
+    follow_ups: int, monkeypatch: pytest.MonkeyPatch, capsys: Capsys
+) -> None:
+    looks = _looks(monkeypatch)
+    code, text, err = run(
+        capsys, *ARGS, "--games", "2", "--policy", HAND, "--follow-ups", str(follow_ups), "--json"
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(text)["follow_ups"] == follow_ups
+    judged = [n for per_option in looks for n in per_option]
+    assert len(looks) > 20  # the policy judged the seat's decisions in both games
+    # never more than told, and exactly as many wherever the seat's own questions go on
+    assert max(judged, default=0) == follow_ups and all(n <= follow_ups for n in judged)
+
+
+def test_follow_ups_are_recorded_only_when_not_the_default(tmp_path: Path, capsys: Capsys) -> None:
+    default, six, two = tmp_path / "default.jsonl", tmp_path / "six.jsonl", tmp_path / "two.jsonl"
+    argv = [*ARGS, CARD, "--games", "2", "--policy", HAND]
+    code, text, _ = run(capsys, *argv, "--out", str(default), "--json")
+    assert code == 0 and json.loads(text)["follow_ups"] == 6
+    assert run(capsys, *argv, "--out", str(six), "--follow-ups", "6")[0] == 0
+    assert six.read_bytes() == default.read_bytes()  # files of before the option are unchanged
+    assert all("follow_ups" not in r["experiment"] for r in _records(default))
+    assert run(capsys, *argv, "--out", str(two), "--follow-ups", "2")[0] == 0
+    assert [r["experiment"]["follow_ups"] for r in _records(two)] == [2] * 6  # the unsteered games too
+    # without a policy nobody looks ahead: the key says so
+    code, text, _ = run(capsys, *ARGS, CARD, "--games", "1", "--json")
+    assert code == 0 and json.loads(text)["follow_ups"] is None
+    # a policy's plain arm (the bot alone) does not look ahead: recorded without it
+    plain = tmp_path / "plain.jsonl"
+    assert run(capsys, *ARGS, "--games", "1", "--policy", HAND, "--follow-ups", "2", "--out", str(plain))[0] == 0
+    assert [r["experiment"].get("follow_ups") for r in _records(plain)] == [2, None]
+
+
+def test_a_resumed_run_keeps_its_follow_ups(tmp_path: Path, capsys: Capsys) -> None:
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    argv = [*ARGS, CARD, "--policy", HAND, "--follow-ups", "2"]
+    assert run(capsys, *argv, "--games", "3", "--out", str(whole))[0] == 0
+    assert run(capsys, *argv, "--games", "2", "--out", str(part))[0] == 0
+    before = part.read_bytes()
+    for other in (["--follow-ups", "3"], []):  # another N, or the default 6
+        again = [*ARGS, CARD, "--policy", HAND, *other, "--games", "3", "--out", str(part), "--resume"]
+        code, _, err = run(capsys, *again)
+        assert code == 1 and part.read_bytes() == before
+        n = other[1] if other else "6"
+        assert err == (
+            f"error: {part} holds games whose steered seat looked 2 follow-ups ahead (--follow-ups 2), not {n}: "
+            "resume with --follow-ups 2, or write to another --out\n"
+        )
+    code, _, err = run(capsys, *argv, "--games", "3", "--out", str(part), "--resume")
+    assert code == 0 and "6 games there" in err
+    assert part.read_bytes() == whole.read_bytes()
+    # a file whose follow_ups is no number of follow-ups: an error, not a traceback
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(whole.read_text().replace('"follow_ups":2', '"follow_ups":"2"', 1))
+    code, _, err = run(capsys, *argv, "--games", "3", "--out", str(broken), "--resume")
+    assert code == 1 and "whose follow_ups is not a number from 0 to 100" in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--follow-ups", "101"], "argument --follow-ups: 101 is too big: give at most 100"),
+        (["--follow-ups", "-1"], "argument --follow-ups: -1 is too small: give at least 0"),
+        (["--follow-ups", "2.5"], "argument --follow-ups: '2.5' is not a whole number"),
+        (["--follow-ups", "ten"], "argument --follow-ups: 'ten' is not a whole number"),
+    ],
+)
+def test_bad_follow_ups_are_usage_errors(argv: list[str], message: str, capsys: Capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        run(capsys, *ARGS, CARD, "--policy", HAND, "--games", "1", *argv)
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_follow_ups_without_a_policy_is_an_error(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "never.jsonl"
+    code, _, err = run(capsys, *ARGS, CARD, "--games", "1", "--follow-ups", "3", "--out", str(out))
+    assert code == 1 and not out.exists()
+    assert err == "error: --follow-ups 3 is for --policy: only a seat following a policy looks ahead\n"

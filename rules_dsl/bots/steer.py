@@ -6,7 +6,8 @@
 - `leave`: the seat never takes an option naming the card while another option remains.
 - `policy`: an expression (or condition) in the pack's words, worked out for the seat
   after each option (the option applied in one sampled state, the seat's own follow-up
-  questions answered the same way, one option ahead each): only the options with the
+  questions answered the same way, one option ahead each, up to `follow_ups` of them:
+  `rules-dsl experiment --follow-ups N`): only the options with the
   highest value are kept, and the bot under it chooses among them. A condition counts 1
   when it holds. Where every option gives the same value the seat plays as its bot.
 
@@ -25,6 +26,9 @@ from rules_dsl.engine import Engine
 from rules_dsl.state import Frame, GameState
 from rules_dsl.statistics import ChoiceCounter
 
+FOLLOW_UPS = 6  # the seat's own follow-up questions answered before an option is judged (a policy's default)
+MAX_FOLLOW_UPS = 100
+
 
 class SteeredBot:
     def __init__(
@@ -35,7 +39,7 @@ class SteeredBot:
         take: str | None = None,
         leave: str | None = None,
         policy: Any = None,
-        follow_ups: int = 6,
+        follow_ups: int = FOLLOW_UPS,
     ) -> None:
         self.base = base
         self.engine = engine
