@@ -125,12 +125,14 @@ class Config:
     answers: str = "once"  # an opponent's greedy answer: judged "once" per tree node and options, or "always"
     answer_by: str = "own"  # an opponent's answer maximises its "own" value, or its "lead" (greedy's measure)
     unit: str = "work"  # with `opponents` modelled, what an iteration of the budget is: "work" or "judged"
+    stop: float = 0.0  # with a budget of work: stop once the option played is settled, after this share of the budget (0: never)
+    bank: int = 4  # with `stop`: the work a decision saved is kept for later ones, at most this many budgets
 
 
 CONFIGS = {
     # with 3 players or more the other seats answer greedily and rewards are pairwise (the
     # module's docstring); with 2 the search is as it was, to the bit
-    "ismcts": Config(opponents=12, opponents_from=3, reward="pairwise"),
+    "ismcts": Config(opponents=12, opponents_from=3, reward="pairwise", stop=0.05),
     "ismcts-ucb": Config(
         rollout=20,
         exploration=0.7,
@@ -184,6 +186,8 @@ class ISMCTSBot:
         self._kept: tuple[_Node, int, int] | None = None  # subtree, seat, decisions made then
         # the search's work so far (`Config.unit` "work"): moves, seats evaluated, samples
         self.work = 0.0
+        # the work earlier decisions saved by stopping early (`Config.stop`, `bank`), kept over the game
+        self.saved = 0.0
 
     def choose(self, turn: Turn) -> str:
         if len(turn.options) == 1:
@@ -196,7 +200,12 @@ class ISMCTSBot:
         # with the other seats modelled an iteration's work varies tenfold (the answers it
         # judges, replays or stops at), so a budget of iterations is one of work (`unit`)
         by_work = budget_end == 0.0 and cfg.unit == "work" and cfg.opponents > 0 and turn.players >= cfg.opponents_from
-        work_end = self.work + self.iterations * BUDGET_WORK  # the prior's work counts in it
+        start = self.work
+        budget = self.iterations * BUDGET_WORK
+        # `stop`: the decision may also spend what earlier ones saved, at most one more budget
+        banking = by_work and cfg.stop > 0
+        drawn = min(self.saved, budget) if banking else 0.0
+        work_end = start + budget + drawn  # the prior's work counts in it
         root = self._root(turn)
         if cfg.prior > 0:
             self._prior(root, turn)
@@ -204,6 +213,26 @@ class ISMCTSBot:
         if budget_end != 0.0:
             while done == 0 or time.thread_time() < budget_end:
                 done += self._iterate(root, turn.sample(self.rng), turn.player)
+        elif banking:
+            searched = self.work  # the iterations' work begins here (the prior's is not repeated)
+            settled = start + cfg.stop * budget  # the least work before the search may stop
+            mixed = False  # a sampled state whose root options are not the decision's
+            options = set(turn.options)
+            iterations = 0
+            while iterations == 0 or self.work < work_end:
+                world = turn.sample(self.rng)
+                if not mixed:
+                    mixed = world.pending is None or set(world.pending.options) != options
+                self._iterate(root, world, turn.player)
+                iterations += 1
+                if not mixed and self.work >= settled and self.work < work_end:
+                    left = (work_end - self.work) * iterations / (self.work - searched)
+                    if self._settled(root, turn, left):
+                        break
+            # what this decision did not spend of its own budget is banked (at most `bank`
+            # budgets); past its own budget it spent the bank (its last iteration's overshoot aside)
+            spent = min(self.work - start, budget + drawn)
+            self.saved = min(cfg.bank * budget, self.saved + budget - spent)
         elif by_work:
             while done == 0 or self.work < work_end:
                 done += self._iterate(root, turn.sample(self.rng), turn.player)
@@ -214,12 +243,18 @@ class ISMCTSBot:
                 # that a budget of iterations costs about the same CPU with the opponents
                 # modelled as without; with 2 players one
                 done += self._iterate(root, turn.sample(self.rng), turn.player)
-        # the most visited option (ties: the first in option order, which is stable)
-        if cfg.final == "mean":
-            # the best mean reward among the options visited at least half as often as the most
-            # visited one: a mean from a few playouts is not trusted
+        best = self._final(root, turn)
+        if cfg.reuse and best in root.children:
+            self._kept = (root.children[best], turn.player, turn.decided + 1)
+        return best
+
+    def _final(self, root: _Node, turn: Turn) -> str:
+        """The option played: the most visited (ties: the first in option order, which is stable)
+        or, `final` "mean", the best mean reward among the options visited at least half as
+        often as the most visited one (a mean from a few playouts is not trusted)."""
+        if self.config.final == "mean":
             most = max((c.visits for c in root.children.values()), default=0)
-            best = max(
+            return max(
                 turn.options,
                 key=lambda o: (
                     root.children[o].reward / root.children[o].visits
@@ -227,11 +262,21 @@ class ISMCTSBot:
                     else -1.0
                 ),
             )
-        else:
-            best = max(turn.options, key=lambda o: root.children[o].visits if o in root.children else -1)
-        if cfg.reuse and best in root.children:
-            self._kept = (root.children[best], turn.player, turn.decided + 1)
-        return best
+        return max(turn.options, key=lambda o: root.children[o].visits if o in root.children else -1)
+
+    def _settled(self, root: _Node, turn: Turn, left: float) -> bool:
+        """Whether the option played is settled (`Config.stop`): it is the one the final rule
+        plays now, the most visited, and every other option's visits trail it by more than
+        the iterations still affordable (`left`), so that none could reach them even if it
+        got every one of them (UCB gives an option visits only while its mean stays near the
+        best)."""
+        children = root.children
+        best = self._final(root, turn)
+        lead = children[best].visits if best in children else 0
+        for o in turn.options:
+            if o != best and lead - (children[o].visits if o in children else 0) <= left:
+                return False
+        return True
 
     def _root(self, turn: Turn) -> _Node:
         """The subtree kept from this bot's last decision when it decides again at once."""
