@@ -125,7 +125,7 @@ class Config:
     answers: str = "once"  # an opponent's greedy answer: judged "once" per tree node and options, or "always"
     answer_by: str = "own"  # an opponent's answer maximises its "own" value, or its "lead" (greedy's measure)
     unit: str = "work"  # with `opponents` modelled, what an iteration of the budget is: "work" or "judged"
-    stop: float = 0.0  # with a budget of work: stop once the option played is settled, after this share of the budget (0: never)
+    stop: float = 0.0  # budget of work: stop once the option played is settled, past this share of it (0: never)
     bank: int = 4  # with `stop`: the work a decision saved is kept for later ones, at most this many budgets
 
 
@@ -202,10 +202,7 @@ class ISMCTSBot:
         by_work = budget_end == 0.0 and cfg.unit == "work" and cfg.opponents > 0 and turn.players >= cfg.opponents_from
         start = self.work
         budget = self.iterations * BUDGET_WORK
-        # `stop`: the decision may also spend what earlier ones saved, at most one more budget
-        banking = by_work and cfg.stop > 0
-        drawn = min(self.saved, budget) if banking else 0.0
-        work_end = start + budget + drawn  # the prior's work counts in it
+        work_end = start + budget  # the prior's work counts in it
         root = self._root(turn)
         if cfg.prior > 0:
             self._prior(root, turn)
@@ -213,26 +210,8 @@ class ISMCTSBot:
         if budget_end != 0.0:
             while done == 0 or time.thread_time() < budget_end:
                 done += self._iterate(root, turn.sample(self.rng), turn.player)
-        elif banking:
-            searched = self.work  # the iterations' work begins here (the prior's is not repeated)
-            settled = start + cfg.stop * budget  # the least work before the search may stop
-            mixed = False  # a sampled state whose root options are not the decision's
-            options = set(turn.options)
-            iterations = 0
-            while iterations == 0 or self.work < work_end:
-                world = turn.sample(self.rng)
-                if not mixed:
-                    mixed = world.pending is None or set(world.pending.options) != options
-                self._iterate(root, world, turn.player)
-                iterations += 1
-                if not mixed and self.work >= settled and self.work < work_end:
-                    left = (work_end - self.work) * iterations / (self.work - searched)
-                    if self._settled(root, turn, left):
-                        break
-            # what this decision did not spend of its own budget is banked (at most `bank`
-            # budgets); past its own budget it spent the bank (its last iteration's overshoot aside)
-            spent = min(self.work - start, budget + drawn)
-            self.saved = min(cfg.bank * budget, self.saved + budget - spent)
+        elif by_work and cfg.stop > 0:
+            self._search_settled(root, turn, start, budget)
         elif by_work:
             while done == 0 or self.work < work_end:
                 done += self._iterate(root, turn.sample(self.rng), turn.player)
@@ -247,6 +226,40 @@ class ISMCTSBot:
         if cfg.reuse and best in root.children:
             self._kept = (root.children[best], turn.player, turn.decided + 1)
         return best
+
+    def _search_settled(self, root: _Node, turn: Turn, start: float, budget: float) -> None:
+        """Iterate (a budget of work, `Config.stop`) until the option played is settled, or
+        the decision's budget is spent; then, if the work banked by earlier decisions
+        (`Config.bank`) could still change the option played, draw up to one more budget from
+        it and go on the same way. What the decision did not spend of its own budget is
+        banked, at most `bank` budgets; what it spent past it comes out of the bank (its last
+        iteration's overshoot aside, as without `stop`)."""
+        cfg = self.config
+        searched = self.work  # the iterations' work begins here (the prior's is not repeated)
+        least = start + cfg.stop * budget  # the least work before the search may stop
+        end = start + budget
+        drawn = 0.0
+        options = set(turn.options)
+        mixed = False  # a sampled state whose root options are not the decision's: never settled
+        iterations = 0
+        while True:
+            world = turn.sample(self.rng)
+            if not mixed:
+                mixed = world.pending is None or set(world.pending.options) != options
+            self._iterate(root, world, turn.player)
+            iterations += 1
+            per = (self.work - searched) / iterations  # the work of an iteration, so far
+            if self.work >= end:
+                extra = min(self.saved, budget)
+                if drawn == 0 and extra > 0 and (mixed or not self._settled(root, turn, extra / per)):
+                    drawn = extra
+                    end += drawn
+                    continue
+                break
+            if not mixed and self.work >= least and self._settled(root, turn, (end - self.work) / per):
+                break
+        spent = min(self.work - start, budget + drawn)
+        self.saved = min(cfg.bank * budget, self.saved + budget - spent)
 
     def _final(self, root: _Node, turn: Turn) -> str:
         """The option played: the most visited (ties: the first in option order, which is stable)
