@@ -57,6 +57,21 @@ Two configurations (`make_bot` names them):
   the same seat with the same options at the same point after a node plays the answer
   judged there before, with no evaluation. With the other seats modelled the prior answers
   the bot's own follow-up questions by its own value too (`prior_by` "own").
+  `stop` (0.05) and `bank` (4), with a budget of work (`unit` "work", the other seats
+  modelled; not with a seconds budget, nor with 2 players, whose games are unchanged): a
+  decision's search stops early once the option it would play is settled, that is, once it
+  is the option the final rule plays now, the most visited, and every other option trails
+  its visits by more than the iterations still affordable (the work left divided by the
+  work of an iteration so far, the prior's left out): none could reach them even given
+  every one of them, and UCB visits an option only while its mean stays near the best.
+  The rule is looked at only once `stop` of the budget is spent (the prior included), and
+  never while some sampled state's root options differ from the decision's (an option
+  missing from some information sets' samples keeps being explored). What a decision
+  leaves of its own budget is banked for the bot's later decisions in the game, at most
+  `bank` budgets; a decision not settled when its own budget is spent draws from the bank,
+  at most one more budget, if those iterations could still change the option played, and
+  goes on (stopping again once settled). Counted in work, so a seed still plays one game;
+  `stop` 0 is the search of before (every budget spent whole, nothing banked).
   `reward` `pairwise` (the default; it matters with 3 players or more): a seat's reward is
   its mean chance (the logistic of the difference of values) of finishing ahead of each
   other seat, max-n style, instead of the logistic of its lead over the best other seat,
