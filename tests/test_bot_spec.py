@@ -71,9 +71,9 @@ def test_the_options_reach_the_bot(engine: Engine) -> None:
     assert (bot.iterations, bot.seconds) == (0, 0.25)
     assert bot.config.opponents == 12 and bot.config.exploration == 0.2
     assert bot.config.unit == "work" and make_bot("ismcts:unit=judged", engine, 1).config.unit == "judged"  # type: ignore[attr-defined]
-    assert bot.config.stop == 0.05 and bot.config.bank == 4
+    assert bot.config.stop == 0.05 and bot.config.bank == 0
     assert make_bot("ismcts:stop=0.2,bank=1", engine, 1).config.stop == 0.2  # type: ignore[attr-defined]
-    assert make_bot("ismcts:stop=0,bank=1", engine, 1).config.bank == 1  # type: ignore[attr-defined]
+    assert make_bot("ismcts:stop=0,bank=4", engine, 1).config.bank == 4  # type: ignore[attr-defined]
     # the command's --budget is used only when the spec gives none
     assert make_bot("ismcts:opponents=3", engine, 1, "7").iterations == 7  # type: ignore[attr-defined]
     assert make_bot("ismcts:9", engine, 1, "7").iterations == 9  # type: ignore[attr-defined]

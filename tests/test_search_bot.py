@@ -471,7 +471,8 @@ def test_the_search_stops_once_the_option_played_is_settled() -> None:
     engine, st = _escalation_decision(4, 3)
     found = {}
     for stop in (0.05, 0.0):
-        bot = ISMCTSBot(engine, 1, iterations=40, config=attrs.evolve(CONFIGS["ismcts"], stop=stop))
+        config = attrs.evolve(CONFIGS["ismcts"], stop=stop, bank=4)
+        bot = ISMCTSBot(engine, 1, iterations=40, config=config)
         calls: list[int] = []
         roots: list[_Node] = []
         iterate, real_root = bot._iterate, bot._root
@@ -498,13 +499,14 @@ def test_the_search_stops_once_the_option_played_is_settled() -> None:
 def test_the_work_saved_is_banked_and_spent_by_later_decisions_up_to_bank_budgets() -> None:
     """What a decision saves by stopping early is banked (`bank`: at most that many budgets);
     a later decision not settled when its own budget is spent draws from the bank, at most
-    one budget, and goes on until settled again; `bank=0` keeps nothing."""
-    config = CONFIGS["ismcts"]
+    one budget, and goes on until settled again; `bank=0` (the default) keeps nothing."""
+    config = attrs.evolve(CONFIGS["ismcts"], bank=4)
     # the first three decisions settle early (139, 220 and 235 of their 240 units: 126 banked);
     # the fourth is not settled after its 240 and draws all 126 (366, overshot by its last
     # iteration to 438); the fifth has nothing left to draw
     assert _decisions(config, 5) == [(139.0, 101.0), (220.0, 121.0), (235.0, 126.0), (438.0, 0.0), (264.0, 0.0)]
-    assert _decisions(attrs.evolve(config, bank=0), 4) == [(139.0, 0.0), (220.0, 0.0), (235.0, 0.0), (247.0, 0.0)]
+    saving = [(139.0, 0.0), (220.0, 0.0), (235.0, 0.0), (247.0, 0.0)]
+    assert _decisions(attrs.evolve(config, bank=0), 4) == _decisions(CONFIGS["ismcts"], 4) == saving
     # with 200 units in the bank the first decision still settles at 139, and its 101 saved
     # are banked up to `bank` budgets: one (240) or four (all of them)
     assert _decisions(attrs.evolve(config, bank=1), 1, saved=200.0) == [(139.0, 240.0)]
@@ -530,8 +532,8 @@ def test_stopping_early_plays_the_same_game_for_a_seed_and_leaves_two_player_gam
     time) and another game than `stop=0`'s; with 2 players nothing stops early (`stop`
     applies with the other seats modelled), so the games are those of `stop=0`, to the bit."""
     escalation = Engine.for_pack("escalation")
-    first, log = play(escalation, ["ismcts:stop=0.05", "greedy", "greedy"], 5, "20")
-    again, log_again = play(escalation, ["ismcts:stop=0.05", "greedy", "greedy"], 5, "20")
+    first, log = play(escalation, ["ismcts:stop=0.05,bank=4", "greedy", "greedy"], 5, "20")
+    again, log_again = play(escalation, ["ismcts:stop=0.05,bank=4", "greedy", "greedy"], 5, "20")
     assert log == log_again and first.scores == again.scores
     assert play(escalation, ["ismcts:stop=0", "greedy", "greedy"], 5, "20")[1] != log
     for pack in ("base", "microcosm"):

@@ -57,7 +57,7 @@ Two configurations (`make_bot` names them):
   the same seat with the same options at the same point after a node plays the answer
   judged there before, with no evaluation. With the other seats modelled the prior answers
   the bot's own follow-up questions by its own value too (`prior_by` "own").
-  `stop` (0.05) and `bank` (4), with a budget of work (`unit` "work", the other seats
+  `stop` (0.05) and `bank` (0), with a budget of work (`unit` "work", the other seats
   modelled; not with a seconds budget, nor with 2 players, whose games are unchanged): a
   decision's search stops early once the option it would play is settled, that is, once it
   is the option the final rule plays now, the most visited, and every other option trails
@@ -70,7 +70,9 @@ Two configurations (`make_bot` names them):
   leaves of its own budget is banked for the bot's later decisions in the game, at most
   `bank` budgets; a decision not settled when its own budget is spent draws from the bank,
   at most one more budget, if those iterations could still change the option played, and
-  goes on (stopping again once settled). Counted in work, so a seed still plays one game;
+  goes on (stopping again once settled); with `bank` 0 (the default: measured better and
+  cheaper than 4 in Escalation 4p, docs/balance.md) the work saved is saved. Counted in
+  work, so a seed still plays one game;
   `stop` 0 is the search of before (every budget spent whole, nothing banked).
   `reward` `pairwise` (the default; it matters with 3 players or more): a seat's reward is
   its mean chance (the logistic of the difference of values) of finishing ahead of each
@@ -141,7 +143,7 @@ class Config:
     answer_by: str = "own"  # an opponent's answer maximises its "own" value, or its "lead" (greedy's measure)
     unit: str = "work"  # with `opponents` modelled, what an iteration of the budget is: "work" or "judged"
     stop: float = 0.0  # budget of work: stop once the option played is settled, past this share of it (0: never)
-    bank: int = 4  # with `stop`: the work a decision saved is kept for later ones, at most this many budgets
+    bank: int = 0  # with `stop`: the work a decision saved is kept for later ones, at most this many budgets
 
 
 CONFIGS = {
