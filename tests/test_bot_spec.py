@@ -44,6 +44,9 @@ def test_a_line_up_splits_bots_from_their_options() -> None:
         ("ismcts:exploration=nan", "exploration='nan': give a number 0 to 100"),
         ("ismcts:reward=best", "reward='best': give logistic, tanh or pairwise"),
         ("ismcts:unit=seconds", "unit='seconds': give work or judged"),
+        ("ismcts:stop=-1", "stop='-1': give a number 0 to 1"),
+        ("ismcts:stop=2", "stop='2': give a number 0 to 1"),
+        ("ismcts:bank=x", "bank='x': give a whole number 0 to 1000"),
         ("ismcts:prior=1,prior=2", "option 'prior' is given twice"),
         ("greedy:3s", "greedy has no budget (its options: follow_ups)"),
         ("random:budget=3", "random takes no options"),
@@ -68,6 +71,9 @@ def test_the_options_reach_the_bot(engine: Engine) -> None:
     assert (bot.iterations, bot.seconds) == (0, 0.25)
     assert bot.config.opponents == 12 and bot.config.exploration == 0.2
     assert bot.config.unit == "work" and make_bot("ismcts:unit=judged", engine, 1).config.unit == "judged"  # type: ignore[attr-defined]
+    assert bot.config.stop == 0.05 and bot.config.bank == 0
+    assert make_bot("ismcts:stop=0.2,bank=1", engine, 1).config.stop == 0.2  # type: ignore[attr-defined]
+    assert make_bot("ismcts:stop=0,bank=4", engine, 1).config.bank == 4  # type: ignore[attr-defined]
     # the command's --budget is used only when the spec gives none
     assert make_bot("ismcts:opponents=3", engine, 1, "7").iterations == 7  # type: ignore[attr-defined]
     assert make_bot("ismcts:9", engine, 1, "7").iterations == 9  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@ every built-in pack through the one decision API, the same game for the same see
 from __future__ import annotations
 
 import math
+from unittest import mock
 
 import attrs
 import pytest
@@ -358,7 +359,8 @@ def test_with_opponents_modelled_a_budget_is_the_work_counted_moves_evaluations_
     from rules_dsl.bots import ismcts
 
     engine, st = _escalation_decision(4, 3)
-    bot = ISMCTSBot(engine, 1, iterations=40)
+    # the whole budget spent (`stop=0`: this decision's search would stop early, settled)
+    bot = ISMCTSBot(engine, 1, iterations=40, config=attrs.evolve(CONFIGS["ismcts"], stop=0.0))
     counted = _Counted(engine)
     bot.engine = counted  # type: ignore[assignment]
     seats = [0]
@@ -411,7 +413,6 @@ def test_a_budget_of_work_plays_the_same_game_for_a_seed_however_busy_the_machin
     changes nothing in a game of `ismcts` with the other seats modelled; a seconds budget it
     changes."""
     import itertools
-    from unittest import mock
 
     engine = Engine.for_pack("escalation")
     names = ["ismcts", "greedy", "greedy"]
@@ -439,3 +440,102 @@ def test_with_two_players_the_unit_changes_nothing() -> None:
             engine.apply(st, bots[st.pending.player].choose(Turn(engine, st)))
         logs.append(list(st.log))
     assert logs[0] == logs[1]
+
+
+def _decisions(config: Config, decisions: int, saved: float = 0.0) -> list[tuple[float, float]]:
+    """The first decisions with a choice of an `ismcts` seat (40 iterations of work) in an
+    Escalation 4p game against `greedy`: the work each spent and the work banked after it."""
+    engine, st = _escalation_decision(4, 3)
+    bot = ISMCTSBot(engine, 1, iterations=40, config=config)
+    bot.saved = saved
+    others = [make_bot("greedy", engine, 10 + seat) for seat in range(4)]
+    rows: list[tuple[float, float]] = []
+    while st.pending is not None and len(rows) < decisions:
+        if st.pending.player == 0:
+            work = bot.work
+            option = bot.choose(Turn(engine, st))
+            if len(st.pending.options) > 1:
+                rows.append((bot.work - work, bot.saved))
+        else:
+            option = others[st.pending.player].choose(Turn(engine, st))
+        engine.apply(st, option)
+    return rows
+
+
+def test_the_search_stops_once_the_option_played_is_settled() -> None:
+    """`stop` (0.05 in `ismcts`): with a budget of work and 3 players or more, the search of a
+    decision stops once the option it plays is the most visited and no other could reach its
+    visits with the iterations still affordable; `stop=0` spends the whole budget."""
+    from rules_dsl.bots.ismcts import _Node
+
+    engine, st = _escalation_decision(4, 3)
+    found = {}
+    for stop in (0.05, 0.0):
+        config = attrs.evolve(CONFIGS["ismcts"], stop=stop, bank=4)
+        bot = ISMCTSBot(engine, 1, iterations=40, config=config)
+        calls: list[int] = []
+        roots: list[_Node] = []
+        iterate, real_root = bot._iterate, bot._root
+
+        def count(root: object, state: GameState, me: int, iterate=iterate, calls=calls) -> int:  # type: ignore[no-untyped-def]
+            calls.append(1)
+            return iterate(root, state, me)  # type: ignore[arg-type]
+
+        def keep(turn: Turn, real_root=real_root, roots=roots) -> _Node:  # type: ignore[no-untyped-def]
+            roots.append(real_root(turn))
+            return roots[-1]
+
+        bot._iterate, bot._root = count, keep  # type: ignore[method-assign,assignment]
+        option = bot.choose(Turn(engine, st))
+        visits = [roots[0].children[o].visits for o in st.pending.options]  # type: ignore[union-attr]
+        found[stop] = (option, len(calls), bot.work, bot.saved, visits)
+    first = st.pending.options[0]  # type: ignore[union-attr]
+    # settled after 5 iterations (visits 9 against the other option's 4 virtual ones, with
+    # about 4 more iterations affordable): 139 of the 240 units, the 101 left banked
+    assert found[0.05] == (first, 5, 139.0, 101.0, [9, 4])
+    assert found[0.0] == (first, 11, 248.0, 0.0, [15, 4])  # the same choice, the whole budget
+
+
+def test_the_work_saved_is_banked_and_spent_by_later_decisions_up_to_bank_budgets() -> None:
+    """What a decision saves by stopping early is banked (`bank`: at most that many budgets);
+    a later decision not settled when its own budget is spent draws from the bank, at most
+    one budget, and goes on until settled again; `bank=0` (the default) keeps nothing."""
+    config = attrs.evolve(CONFIGS["ismcts"], bank=4)
+    # the first three decisions settle early (139, 220 and 235 of their 240 units: 126 banked);
+    # the fourth is not settled after its 240 and draws all 126 (366, overshot by its last
+    # iteration to 438); the fifth has nothing left to draw
+    assert _decisions(config, 5) == [(139.0, 101.0), (220.0, 121.0), (235.0, 126.0), (438.0, 0.0), (264.0, 0.0)]
+    saving = [(139.0, 0.0), (220.0, 0.0), (235.0, 0.0), (247.0, 0.0)]
+    assert _decisions(attrs.evolve(config, bank=0), 4) == _decisions(CONFIGS["ismcts"], 4) == saving
+    # with 200 units in the bank the first decision still settles at 139, and its 101 saved
+    # are banked up to `bank` budgets: one (240) or four (all of them)
+    assert _decisions(attrs.evolve(config, bank=1), 1, saved=200.0) == [(139.0, 240.0)]
+    assert _decisions(attrs.evolve(config, bank=4), 1, saved=200.0) == [(139.0, 301.0)]
+    # at most one budget is drawn a decision, however much is banked: a decision never
+    # settled spends its 240, draws 240 of the 600 banked, spends them and leaves the rest
+    with mock.patch.object(ISMCTSBot, "_settled", return_value=False):
+        [(spent, saved)] = _decisions(config, 1, saved=600.0)
+    assert spent >= 480 and saved == 600 - 240
+
+
+def test_stop_0_spends_every_budget_and_banks_nothing() -> None:
+    """`stop=0` is the search of before: every decision spends its whole budget of work (its
+    last iteration's overshoot aside) and nothing is banked, whatever `bank` says."""
+    config = attrs.evolve(CONFIGS["ismcts"], stop=0.0)
+    rows = _decisions(config, 6)
+    assert all(240 <= spent < 300 for spent, _ in rows) and all(saved == 0 for _, saved in rows)
+    assert _decisions(attrs.evolve(config, bank=1000), 6) == rows
+
+
+def test_stopping_early_plays_the_same_game_for_a_seed_and_leaves_two_player_games_alone() -> None:
+    """A 3-player game with early stops and a bank is reproducible for a seed (work, not
+    time) and another game than `stop=0`'s; with 2 players nothing stops early (`stop`
+    applies with the other seats modelled), so the games are those of `stop=0`, to the bit."""
+    escalation = Engine.for_pack("escalation")
+    first, log = play(escalation, ["ismcts:stop=0.05,bank=4", "greedy", "greedy"], 5, "20")
+    again, log_again = play(escalation, ["ismcts:stop=0.05,bank=4", "greedy", "greedy"], 5, "20")
+    assert log == log_again and first.scores == again.scores
+    assert play(escalation, ["ismcts:stop=0", "greedy", "greedy"], 5, "20")[1] != log
+    for pack in ("base", "microcosm"):
+        engine = Engine.for_pack(pack)
+        assert play(engine, ["ismcts", "greedy"], 3, "12")[1] == play(engine, ["ismcts:stop=0", "greedy"], 3, "12")[1]

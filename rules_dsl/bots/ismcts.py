@@ -57,6 +57,23 @@ Two configurations (`make_bot` names them):
   the same seat with the same options at the same point after a node plays the answer
   judged there before, with no evaluation. With the other seats modelled the prior answers
   the bot's own follow-up questions by its own value too (`prior_by` "own").
+  `stop` (0.05) and `bank` (0), with a budget of work (`unit` "work", the other seats
+  modelled; not with a seconds budget, nor with 2 players, whose games are unchanged): a
+  decision's search stops early once the option it would play is settled, that is, once it
+  is the option the final rule plays now, the most visited, and every other option trails
+  its visits by more than the iterations still affordable (the work left divided by the
+  work of an iteration so far, the prior's left out): none could reach them even given
+  every one of them, and UCB visits an option only while its mean stays near the best.
+  The rule is looked at only once `stop` of the budget is spent (the prior included), and
+  never while some sampled state's root options differ from the decision's (an option
+  missing from some information sets' samples keeps being explored). What a decision
+  leaves of its own budget is banked for the bot's later decisions in the game, at most
+  `bank` budgets; a decision not settled when its own budget is spent draws from the bank,
+  at most one more budget, if those iterations could still change the option played, and
+  goes on (stopping again once settled); with `bank` 0 (the default: measured better and
+  cheaper than 4 in Escalation 4p, docs/balance.md) the work saved is saved. Counted in
+  work, so a seed still plays one game;
+  `stop` 0 is the search of before (every budget spent whole, nothing banked).
   `reward` `pairwise` (the default; it matters with 3 players or more): a seat's reward is
   its mean chance (the logistic of the difference of values) of finishing ahead of each
   other seat, max-n style, instead of the logistic of its lead over the best other seat,
@@ -125,12 +142,14 @@ class Config:
     answers: str = "once"  # an opponent's greedy answer: judged "once" per tree node and options, or "always"
     answer_by: str = "own"  # an opponent's answer maximises its "own" value, or its "lead" (greedy's measure)
     unit: str = "work"  # with `opponents` modelled, what an iteration of the budget is: "work" or "judged"
+    stop: float = 0.0  # budget of work: stop once the option played is settled, past this share of it (0: never)
+    bank: int = 0  # with `stop`: the work a decision saved is kept for later ones, at most this many budgets
 
 
 CONFIGS = {
     # with 3 players or more the other seats answer greedily and rewards are pairwise (the
     # module's docstring); with 2 the search is as it was, to the bit
-    "ismcts": Config(opponents=12, opponents_from=3, reward="pairwise"),
+    "ismcts": Config(opponents=12, opponents_from=3, reward="pairwise", stop=0.05),
     "ismcts-ucb": Config(
         rollout=20,
         exploration=0.7,
@@ -184,6 +203,8 @@ class ISMCTSBot:
         self._kept: tuple[_Node, int, int] | None = None  # subtree, seat, decisions made then
         # the search's work so far (`Config.unit` "work"): moves, seats evaluated, samples
         self.work = 0.0
+        # the work earlier decisions saved by stopping early (`Config.stop`, `bank`), kept over the game
+        self.saved = 0.0
 
     def choose(self, turn: Turn) -> str:
         if len(turn.options) == 1:
@@ -196,7 +217,9 @@ class ISMCTSBot:
         # with the other seats modelled an iteration's work varies tenfold (the answers it
         # judges, replays or stops at), so a budget of iterations is one of work (`unit`)
         by_work = budget_end == 0.0 and cfg.unit == "work" and cfg.opponents > 0 and turn.players >= cfg.opponents_from
-        work_end = self.work + self.iterations * BUDGET_WORK  # the prior's work counts in it
+        start = self.work
+        budget = self.iterations * BUDGET_WORK
+        work_end = start + budget  # the prior's work counts in it
         root = self._root(turn)
         if cfg.prior > 0:
             self._prior(root, turn)
@@ -204,6 +227,8 @@ class ISMCTSBot:
         if budget_end != 0.0:
             while done == 0 or time.thread_time() < budget_end:
                 done += self._iterate(root, turn.sample(self.rng), turn.player)
+        elif by_work and cfg.stop > 0:
+            self._search_settled(root, turn, start, budget)
         elif by_work:
             while done == 0 or self.work < work_end:
                 done += self._iterate(root, turn.sample(self.rng), turn.player)
@@ -214,12 +239,52 @@ class ISMCTSBot:
                 # that a budget of iterations costs about the same CPU with the opponents
                 # modelled as without; with 2 players one
                 done += self._iterate(root, turn.sample(self.rng), turn.player)
-        # the most visited option (ties: the first in option order, which is stable)
-        if cfg.final == "mean":
-            # the best mean reward among the options visited at least half as often as the most
-            # visited one: a mean from a few playouts is not trusted
+        best = self._final(root, turn)
+        if cfg.reuse and best in root.children:
+            self._kept = (root.children[best], turn.player, turn.decided + 1)
+        return best
+
+    def _search_settled(self, root: _Node, turn: Turn, start: float, budget: float) -> None:
+        """Iterate (a budget of work, `Config.stop`) until the option played is settled, or
+        the decision's budget is spent; then, if the work banked by earlier decisions
+        (`Config.bank`) could still change the option played, draw up to one more budget from
+        it and go on the same way. What the decision did not spend of its own budget is
+        banked, at most `bank` budgets; what it spent past it comes out of the bank (its last
+        iteration's overshoot aside, as without `stop`)."""
+        cfg = self.config
+        searched = self.work  # the iterations' work begins here (the prior's is not repeated)
+        least = start + cfg.stop * budget  # the least work before the search may stop
+        end = start + budget
+        drawn = 0.0
+        options = set(turn.options)
+        mixed = False  # a sampled state whose root options are not the decision's: never settled
+        iterations = 0
+        while True:
+            world = turn.sample(self.rng)
+            if not mixed:
+                mixed = world.pending is None or set(world.pending.options) != options
+            self._iterate(root, world, turn.player)
+            iterations += 1
+            per = (self.work - searched) / iterations  # the work of an iteration, so far
+            if self.work >= end:
+                extra = min(self.saved, budget)
+                if drawn == 0 and extra > 0 and (mixed or not self._settled(root, turn, extra / per)):
+                    drawn = extra
+                    end += drawn
+                    continue
+                break
+            if not mixed and self.work >= least and self._settled(root, turn, (end - self.work) / per):
+                break
+        spent = min(self.work - start, budget + drawn)
+        self.saved = min(cfg.bank * budget, self.saved + budget - spent)
+
+    def _final(self, root: _Node, turn: Turn) -> str:
+        """The option played: the most visited (ties: the first in option order, which is stable)
+        or, `final` "mean", the best mean reward among the options visited at least half as
+        often as the most visited one (a mean from a few playouts is not trusted)."""
+        if self.config.final == "mean":
             most = max((c.visits for c in root.children.values()), default=0)
-            best = max(
+            return max(
                 turn.options,
                 key=lambda o: (
                     root.children[o].reward / root.children[o].visits
@@ -227,11 +292,21 @@ class ISMCTSBot:
                     else -1.0
                 ),
             )
-        else:
-            best = max(turn.options, key=lambda o: root.children[o].visits if o in root.children else -1)
-        if cfg.reuse and best in root.children:
-            self._kept = (root.children[best], turn.player, turn.decided + 1)
-        return best
+        return max(turn.options, key=lambda o: root.children[o].visits if o in root.children else -1)
+
+    def _settled(self, root: _Node, turn: Turn, left: float) -> bool:
+        """Whether the option played is settled (`Config.stop`): it is the one the final rule
+        plays now, the most visited, and every other option's visits trail it by more than
+        the iterations still affordable (`left`), so that none could reach them even if it
+        got every one of them (UCB gives an option visits only while its mean stays near the
+        best)."""
+        children = root.children
+        best = self._final(root, turn)
+        lead = children[best].visits if best in children else 0
+        for o in turn.options:
+            if o != best and lead - (children[o].visits if o in children else 0) <= left:
+                return False
+        return True
 
     def _root(self, turn: Turn) -> _Node:
         """The subtree kept from this bot's last decision when it decides again at once."""

@@ -137,6 +137,14 @@ _SEARCH: dict[str, Option] = {
         "work or judged",
         "with the other seats modelled, a budget iteration: units of work, or positions judged",
     ),
+    "stop": Option(
+        _number(0, 1),
+        "a number 0 to 1",
+        "with a budget of work: stop once the option played is settled, after this share of the budget (0: never)",
+    ),
+    "bank": Option(
+        _whole(0, 1000), "a whole number 0 to 1000", "budgets of work saved by stopping early kept for later decisions"
+    ),
 }
 OPTIONS: dict[str, dict[str, Option]] = {
     "random": {},
